@@ -6,7 +6,15 @@ import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
-const nodeGlobals = { process: 'readonly', console: 'readonly', Buffer: 'readonly', performance: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly' };
+const nodeGlobals = {
+  process: 'readonly',
+  console: 'readonly',
+  Buffer: 'readonly',
+  performance: 'readonly',
+  URL: 'readonly',
+  setTimeout: 'readonly',
+  clearTimeout: 'readonly',
+};
 
 export default tseslint.config(
   {
@@ -20,7 +28,10 @@ export default tseslint.config(
     rules: {
       // House style: a leading underscore marks a parameter or binding kept on purpose (an
       // interface's argument, the rest of a destructured row).
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true },
+      ],
       // `any` appears where a test pokes at untyped JSON or a library's types fall short; tsc's
       // strict mode checks everything else, and a ban would only turn these into `as never`.
       '@typescript-eslint/no-explicit-any': 'off',

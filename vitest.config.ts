@@ -28,7 +28,11 @@ function rank(file: string): number {
 
 class SlowestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const ranked = (await super.sort(files)).map((spec, order) => ({ spec, order, rank: rank(path.relative(spec.project.config.root, spec.moduleId).split(path.sep).join('/')) }));
+    const ranked = (await super.sort(files)).map((spec, order) => ({
+      spec,
+      order,
+      rank: rank(path.relative(spec.project.config.root, spec.moduleId).split(path.sep).join('/')),
+    }));
     return ranked.sort((a, b) => a.rank - b.rank || a.order - b.order).map((r) => r.spec);
   }
 }

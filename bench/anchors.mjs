@@ -86,13 +86,27 @@ if (kind === 'bare') {
   for (const url of JSON.parse(source)) {
     // The fake's own client credentials (test/helpers/fake-ups.ts), as the bench's accounts use.
     const basic = Buffer.from('fake-client-id:fake-client-secret').toString('base64');
-    const res = await agent.request({ origin: url, path: '/security/v1/oauth/token', method: 'POST', headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials' });
+    const res = await agent.request({
+      origin: url,
+      path: '/security/v1/oauth/token',
+      method: 'POST',
+      headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'grant_type=client_credentials',
+    });
     const { access_token: token } = await res.body.json();
     carriers.push({ url, authorization: `Bearer ${token}` });
   }
   const ask = async ({ url, authorization }, query) => {
-    const body = JSON.stringify({ RateRequest: { Request: { RequestOption: 'Shoptimeintransit' }, Shipment: { Shipper: query.ship_from, ShipTo: query.ship_to, Package: [query.parcel] } } });
-    const res = await agent.request({ origin: url, path: '/api/rating/v2409/Shoptimeintransit', method: 'POST', headers: { authorization, 'content-type': 'application/json', accept: 'application/json' }, body });
+    const body = JSON.stringify({
+      RateRequest: { Request: { RequestOption: 'Shoptimeintransit' }, Shipment: { Shipper: query.ship_from, ShipTo: query.ship_to, Package: [query.parcel] } },
+    });
+    const res = await agent.request({
+      origin: url,
+      path: '/api/rating/v2409/Shoptimeintransit',
+      method: 'POST',
+      headers: { authorization, 'content-type': 'application/json', accept: 'application/json' },
+      body,
+    });
     return JSON.parse(await res.body.text());
   };
   handler = (req, res) => {

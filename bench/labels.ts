@@ -28,7 +28,15 @@ const label = (i: number): Labels.LabelData => ({
   weight_oz: 20 + (i % 50),
   ship_date: '2026-03-05',
   ship_from: { name: 'Acme Fulfilment', company: 'Acme Inc.', street1: '1 Main St', city: 'Palo Alto', state: 'CA', postal_code: '94301', country: 'US' },
-  ship_to: { name: `Buyer Number ${i}`, street1: `${100 + (i % 900)} Fifth Avenue`, street2: 'Suite 4500', city: 'New York', state: 'NY', postal_code: '10118', country: 'US' },
+  ship_to: {
+    name: `Buyer Number ${i}`,
+    street1: `${100 + (i % 900)} Fifth Avenue`,
+    street2: 'Suite 4500',
+    city: 'New York',
+    state: 'NY',
+    postal_code: '10118',
+    country: 'US',
+  },
   reference: `ord_${i}`,
   sample: i % 2 === 0,
   // As the USPS carrier definition presents it (IMpb: GS1-128 of (420)ZIP5 and the number).
@@ -36,7 +44,13 @@ const label = (i: number): Labels.LabelData => ({
     heading: 'USPS TRACKING #',
     routing_code: '420 10118',
     tracking_text: trackingNumber(i).replace(/(.{4})(?=.)/g, '$1 '),
-    barcode: { symbology: 'gs1-128', elements: [{ ai: '420', data: '10118' }, { ai: trackingNumber(i).slice(0, 2), data: trackingNumber(i).slice(2) }] },
+    barcode: {
+      symbology: 'gs1-128',
+      elements: [
+        { ai: '420', data: '10118' },
+        { ai: trackingNumber(i).slice(0, 2), data: trackingNumber(i).slice(2) },
+      ],
+    },
   },
 });
 
@@ -57,7 +71,9 @@ for (const format of m.LABEL_FORMATS) {
   const cpuMs = (cpu.user + cpu.system) / 1000 / 300;
   times.sort((a, b) => a - b);
   const mean = times.reduce((a, b) => a + b, 0) / times.length;
-  console.log(`${format.padEnd(12)} ${pct(times, 50).toFixed(2).padStart(6)}  ${pct(times, 99).toFixed(2).padStart(6)}  ${mean.toFixed(2).padStart(7)}  ${cpuMs.toFixed(2).padStart(6)}  ${bytes}`);
+  console.log(
+    `${format.padEnd(12)} ${pct(times, 50).toFixed(2).padStart(6)}  ${pct(times, 99).toFixed(2).padStart(6)}  ${mean.toFixed(2).padStart(7)}  ${cpuMs.toFixed(2).padStart(6)}  ${bytes}`,
+  );
 }
 
 /** CPU time of the whole process (main thread and workers) per label: what the work costs, load aside. */

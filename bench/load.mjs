@@ -72,7 +72,9 @@ async function latency() {
   process.stderr.write('measured\n');
   agent.destroy();
   const byGroup = Object.fromEntries(Object.entries(groups).map(([name, t]) => [name, summary(t)]));
-  process.stdout.write(JSON.stringify({ ...summary(times), non2xx, firstError, total: times.length, ...(Object.keys(byGroup).length ? { groups: byGroup } : {}) }));
+  process.stdout.write(
+    JSON.stringify({ ...summary(times), non2xx, firstError, total: times.length, ...(Object.keys(byGroup).length ? { groups: byGroup } : {}) }),
+  );
 }
 
 /** n, p50, p99, max and mean of a list of times (ms, to 0.01). */
@@ -80,11 +82,38 @@ function summary(times) {
   const sorted = [...times].sort((a, b) => a - b);
   const pct = (p) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
   const round = (x) => Math.round(x * 100) / 100;
-  return { n: sorted.length, p50: round(pct(50)), p99: round(pct(99)), max: round(sorted[sorted.length - 1]), mean: round(sorted.reduce((a, b) => a + b, 0) / sorted.length) };
+  return {
+    n: sorted.length,
+    p50: round(pct(50)),
+    p99: round(pct(99)),
+    max: round(sorted[sorted.length - 1]),
+    mean: round(sorted.reduce((a, b) => a + b, 0) / sorted.length),
+  };
 }
 
 async function throughput() {
-  const ZIPS = ['10001', '94105', '60601', '73301', '33101', '98101', '02108', '30301', '80202', '85001', '97201', '55401', '63101', '70112', '84101', '96813', '99501', '04101', '37201', '46201'];
+  const ZIPS = [
+    '10001',
+    '94105',
+    '60601',
+    '73301',
+    '33101',
+    '98101',
+    '02108',
+    '30301',
+    '80202',
+    '85001',
+    '97201',
+    '55401',
+    '63101',
+    '70112',
+    '84101',
+    '96813',
+    '99501',
+    '04101',
+    '37201',
+    '46201',
+  ];
   let n = 0;
   const newLaneBody = () => {
     n++;

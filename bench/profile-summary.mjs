@@ -27,7 +27,13 @@ for (const [id, us] of self) {
   const key = `${f.functionName || '(anonymous)'} ${url.split('/').slice(-2).join('/')}:${f.lineNumber + 1}`;
   fns.set(key, (fns.get(key) ?? 0) + us);
   const m = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
-  const pkg = m ? m[1] : url.startsWith('node:') ? 'node:' + url.slice(5).split('/')[0] : url ? url.split('/').slice(-2).join('/') : `(${f.functionName || 'native'})`;
+  const pkg = m
+    ? m[1]
+    : url.startsWith('node:')
+      ? 'node:' + url.slice(5).split('/')[0]
+      : url
+        ? url.split('/').slice(-2).join('/')
+        : `(${f.functionName || 'native'})`;
   pkgs.set(pkg, (pkgs.get(pkg) ?? 0) + us);
 }
 const pct = (us) => `${((100 * us) / total).toFixed(1).padStart(5)}%`;

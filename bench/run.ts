@@ -54,7 +54,24 @@ import { rulesBatchRow, rulesPurchaseRow } from './rows/rules.js';
 import { buyOneLabel, purchaseRow, trackingRow } from './rows/shipments.js';
 import { webhookRow } from './rows/webhooks.js';
 
-export const ROW_KEYS = ['health', 'rates', 'rates-new', 'order', 'rates-options', 'rss', 'logging', 'purchase', 'tracking', 'webhooks', 'carriers', 'purchase-auto', 'list', 'batch', 'batch-rules', 'restart'] as const;
+export const ROW_KEYS = [
+  'health',
+  'rates',
+  'rates-new',
+  'order',
+  'rates-options',
+  'rss',
+  'logging',
+  'purchase',
+  'tracking',
+  'webhooks',
+  'carriers',
+  'purchase-auto',
+  'list',
+  'batch',
+  'batch-rules',
+  'restart',
+] as const;
 
 const ENGINES = (process.env.BENCH_ENGINES ?? 'pglite,postgres').split(',').map((s) => s.trim()) as Engine[];
 const SELECTED = process.env.BENCH_ROWS ? new Set(process.env.BENCH_ROWS.split(',').map((s) => s.trim())) : null;

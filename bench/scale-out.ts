@@ -88,7 +88,9 @@ interface Result {
 
 /** One autocannon run (bench/load.mjs, a process of its own) across `urls`; CPU summed over `pids`. */
 async function load(job: Record<string, unknown>, pids: number[]): Promise<Result> {
-  const child = spawn(process.execPath, ['bench/load.mjs', JSON.stringify({ connections: CONNECTIONS, duration: DURATION, warmup: WARMUP, ...job })], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['bench/load.mjs', JSON.stringify({ connections: CONNECTIONS, duration: DURATION, warmup: WARMUP, ...job })], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   let cpuStart = NaN;
@@ -139,7 +141,9 @@ async function main() {
     SUPER_ADMIN_PASSWORD: SUPER.password,
   };
   const out = [
-    `node ${process.version}; ${availableParallelism()} cores; autocannon ${CONNECTIONS} connections split across the APIs, ${WARMUP} s warm-up + ${DURATION} s, in a process of its own; one worker process; load average at start ${loadavg().map((l) => l.toFixed(2)).join(' ')}`,
+    `node ${process.version}; ${availableParallelism()} cores; autocannon ${CONNECTIONS} connections split across the APIs, ${WARMUP} s warm-up + ${DURATION} s, in a process of its own; one worker process; load average at start ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
     '',
   ];
   try {
@@ -164,7 +168,9 @@ async function main() {
     const [, workspaceId, apiKey] = seed;
     const base = apis[0].url;
     const headers = { authorization: `Bearer ${apiKey}`, 'x-service-workspace': workspaceId, 'content-type': 'application/json' };
-    const { token } = (await json(await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(SUPER) }))) as { token: string };
+    const { token } = (await json(
+      await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(SUPER) }),
+    )) as { token: string };
     await json(
       await fetch(`${base}/api/super-admin/workspaces/${workspaceId}`, {
         method: 'PATCH',
@@ -183,9 +189,16 @@ async function main() {
         }),
       }),
     );
-    const rateBody = JSON.stringify({ ship_from: { country: 'US', postal_code: '94105' }, ship_to: { country: 'US', postal_code: '10001' }, parcel: { weight_oz: 32, length_in: 12, width_in: 9, height_in: 6 } });
+    const rateBody = JSON.stringify({
+      ship_from: { country: 'US', postal_code: '94105' },
+      ship_to: { country: 'US', postal_code: '10001' },
+      parcel: { weight_oz: 32, length_in: 12, width_in: 9, height_in: 6 },
+    });
     const rows = [
-      { name: 'GET /v1/orders/:id', job: { path: `/v1/orders/${String(order.id)}`, headers: { authorization: headers.authorization, 'x-service-workspace': workspaceId } } },
+      {
+        name: 'GET /v1/orders/:id',
+        job: { path: `/v1/orders/${String(order.id)}`, headers: { authorization: headers.authorization, 'x-service-workspace': workspaceId } },
+      },
       { name: 'POST /v1/rates/query', job: { path: '/v1/rates/query', method: 'POST', headers, body: rateBody } },
     ];
 
@@ -197,7 +210,10 @@ async function main() {
       const active = apis.slice(0, count);
       for (const row of rows) {
         const { path, ...job } = row.job;
-        const r = await load({ ...job, urls: active.map((a) => `${a.url}${path}`) }, active.map((a) => a.child.pid!));
+        const r = await load(
+          { ...job, urls: active.map((a) => `${a.url}${path}`) },
+          active.map((a) => a.child.pid!),
+        );
         results.get(row.name)!.set(count, r);
         process.stderr.write(`${row.name} × ${count} API: ${r.rps} req/s\n`);
       }
@@ -205,14 +221,28 @@ async function main() {
 
     const counts = [...COUNTS].sort((x, y) => x - y);
     out.push(
-      `| Row | ${counts.map((c) => `${c} API req/s | p50/p99 ms | CPU µs/req`).join(' | ')} | ${counts.slice(1).map((c) => `${c} vs 1`).join(' | ')} | errors/non-2xx |`,
-      `|---|${counts.map(() => '---|---|---|').join('')}${counts.slice(1).map(() => '---|').join('')}---|`,
+      `| Row | ${counts.map((c) => `${c} API req/s | p50/p99 ms | CPU µs/req`).join(' | ')} | ${counts
+        .slice(1)
+        .map((c) => `${c} vs 1`)
+        .join(' | ')} | errors/non-2xx |`,
+      `|---|${counts.map(() => '---|---|---|').join('')}${counts
+        .slice(1)
+        .map(() => '---|')
+        .join('')}---|`,
     );
     for (const row of rows) {
       const byCount = results.get(row.name)!;
       const one = byCount.get(counts[0])!;
       out.push(
-        `| ${row.name} | ${counts.map((c) => { const r = byCount.get(c)!; return `${r.rps} | ${r.p50}/${r.p99} | ${r.cpuUsPerRequest}`; }).join(' | ')} | ${counts.slice(1).map((c) => `${(byCount.get(c)!.rps / one.rps).toFixed(2)}×`).join(' | ')} | ${counts.map((c) => `${byCount.get(c)!.errors}/${byCount.get(c)!.non2xx}`).join(', ')} |`,
+        `| ${row.name} | ${counts
+          .map((c) => {
+            const r = byCount.get(c)!;
+            return `${r.rps} | ${r.p50}/${r.p99} | ${r.cpuUsPerRequest}`;
+          })
+          .join(' | ')} | ${counts
+          .slice(1)
+          .map((c) => `${(byCount.get(c)!.rps / one.rps).toFixed(2)}×`)
+          .join(' | ')} | ${counts.map((c) => `${byCount.get(c)!.errors}/${byCount.get(c)!.non2xx}`).join(', ')} |`,
       );
     }
   } finally {
@@ -220,7 +250,12 @@ async function main() {
     await admin.query(`drop database if exists ${dbName} with (force)`).catch(() => {});
     await admin.end();
   }
-  out.push('', `load average at end ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  out.push(
+    '',
+    `load average at end ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   process.stdout.write(`${out.join('\n')}\n`);
 }
 

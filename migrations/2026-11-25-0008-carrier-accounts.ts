@@ -32,7 +32,9 @@ export async function up(db: Kysely<any>): Promise<void> {
       deleted_at timestamptz(3)
     )`.execute(db);
   await sql`create index carrier_accounts_scope on carrier_accounts (workspace_id, environment, created_at desc, id desc)`.execute(db);
-  await sql`create unique index carrier_accounts_one_default on carrier_accounts (workspace_id, environment, carrier) where is_default and deleted_at is null`.execute(db);
+  await sql`create unique index carrier_accounts_one_default on carrier_accounts (workspace_id, environment, carrier) where is_default and deleted_at is null`.execute(
+    db,
+  );
   await sql`create unique index carrier_accounts_one_seed on carrier_accounts (workspace_id, environment, carrier) where origin = 'seed'`.execute(db);
   await sql`
     create table carrier_exchanges (

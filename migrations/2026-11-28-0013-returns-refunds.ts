@@ -30,7 +30,9 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`alter table batches add constraint batches_type_check
     check (type in ('purchase_labels', 'import_orders', 'validate_addresses', 'process_orders', 'create_returns'))`.execute(db);
   await sql`create index shipments_return_of on shipments (return_of) where return_of is not null`.execute(db);
-  await sql`create index shipments_refunds on shipments (workspace_id, environment, refund_requested_at desc, id desc) where refund_status is not null`.execute(db);
+  await sql`create index shipments_refunds on shipments (workspace_id, environment, refund_requested_at desc, id desc) where refund_status is not null`.execute(
+    db,
+  );
   await sql`create index shipments_refunds_due on shipments (refund_decide_after) where refund_status = 'submitted'`.execute(db);
 }
 
@@ -41,7 +43,23 @@ export async function down(db: Kysely<any>): Promise<void> {
   await sql`drop index if exists shipments_refunds_due`.execute(db);
   await sql`drop index if exists shipments_refunds`.execute(db);
   await sql`drop index if exists shipments_return_of`.execute(db);
-  for (const c of ['is_return', 'return_of', 'return_charge', 'return_expires_at', 'rma_number', 'return_reason', 'billing_status', 'refund_id', 'refund_status', 'refund_amount', 'refund_currency', 'refund_requested_at', 'refund_decided_at', 'refund_reason', 'refund_decide_after']) {
+  for (const c of [
+    'is_return',
+    'return_of',
+    'return_charge',
+    'return_expires_at',
+    'rma_number',
+    'return_reason',
+    'billing_status',
+    'refund_id',
+    'refund_status',
+    'refund_amount',
+    'refund_currency',
+    'refund_requested_at',
+    'refund_decided_at',
+    'refund_reason',
+    'refund_decide_after',
+  ]) {
     await sql`alter table shipments drop column ${sql.ref(c)}`.execute(db);
   }
   await sql`alter table shipments drop constraint if exists shipments_status_check`.execute(db);

@@ -29,7 +29,9 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`create index manifests_scope on manifests (workspace_id, environment, created_at, id)`.execute(db);
   await sql`alter table shipments add column manifest_id text`.execute(db);
   // The implicit manifest's query: an account's labels not yet on a form.
-  await sql`create index shipments_unmanifested on shipments (workspace_id, environment, carrier_account_id) where manifest_id is null and status <> 'voided'`.execute(db);
+  await sql`create index shipments_unmanifested on shipments (workspace_id, environment, carrier_account_id) where manifest_id is null and status <> 'voided'`.execute(
+    db,
+  );
 
   await sql`
     create table pickups (

@@ -3,21 +3,65 @@ import { sql, type Kysely } from 'kysely';
 
 /** The dominant IANA zone per US state (a copy: migrations import nothing from src/; see modules/rates/delivery-dates.ts). */
 const STATE_TIME_ZONES: Record<string, string> = {
-  AL: 'America/Chicago', AK: 'America/Anchorage', AZ: 'America/Phoenix', AR: 'America/Chicago',
-  CA: 'America/Los_Angeles', CO: 'America/Denver', CT: 'America/New_York', DE: 'America/New_York',
-  DC: 'America/New_York', FL: 'America/New_York', GA: 'America/New_York', HI: 'Pacific/Honolulu',
-  ID: 'America/Boise', IL: 'America/Chicago', IN: 'America/Indiana/Indianapolis', IA: 'America/Chicago',
-  KS: 'America/Chicago', KY: 'America/New_York', LA: 'America/Chicago', ME: 'America/New_York',
-  MD: 'America/New_York', MA: 'America/New_York', MI: 'America/Detroit', MN: 'America/Chicago',
-  MS: 'America/Chicago', MO: 'America/Chicago', MT: 'America/Denver', NE: 'America/Chicago',
-  NV: 'America/Los_Angeles', NH: 'America/New_York', NJ: 'America/New_York', NM: 'America/Denver',
-  NY: 'America/New_York', NC: 'America/New_York', ND: 'America/Chicago', OH: 'America/New_York',
-  OK: 'America/Chicago', OR: 'America/Los_Angeles', PA: 'America/New_York', RI: 'America/New_York',
-  SC: 'America/New_York', SD: 'America/Chicago', TN: 'America/Chicago', TX: 'America/Chicago',
-  UT: 'America/Denver', VT: 'America/New_York', VA: 'America/New_York', WA: 'America/Los_Angeles',
-  WV: 'America/New_York', WI: 'America/Chicago', WY: 'America/Denver', PR: 'America/Puerto_Rico',
-  VI: 'America/St_Thomas', GU: 'Pacific/Guam', AS: 'Pacific/Pago_Pago', MP: 'Pacific/Saipan',
-  FM: 'Pacific/Pohnpei', MH: 'Pacific/Majuro', PW: 'Pacific/Palau',
+  AL: 'America/Chicago',
+  AK: 'America/Anchorage',
+  AZ: 'America/Phoenix',
+  AR: 'America/Chicago',
+  CA: 'America/Los_Angeles',
+  CO: 'America/Denver',
+  CT: 'America/New_York',
+  DE: 'America/New_York',
+  DC: 'America/New_York',
+  FL: 'America/New_York',
+  GA: 'America/New_York',
+  HI: 'Pacific/Honolulu',
+  ID: 'America/Boise',
+  IL: 'America/Chicago',
+  IN: 'America/Indiana/Indianapolis',
+  IA: 'America/Chicago',
+  KS: 'America/Chicago',
+  KY: 'America/New_York',
+  LA: 'America/Chicago',
+  ME: 'America/New_York',
+  MD: 'America/New_York',
+  MA: 'America/New_York',
+  MI: 'America/Detroit',
+  MN: 'America/Chicago',
+  MS: 'America/Chicago',
+  MO: 'America/Chicago',
+  MT: 'America/Denver',
+  NE: 'America/Chicago',
+  NV: 'America/Los_Angeles',
+  NH: 'America/New_York',
+  NJ: 'America/New_York',
+  NM: 'America/Denver',
+  NY: 'America/New_York',
+  NC: 'America/New_York',
+  ND: 'America/Chicago',
+  OH: 'America/New_York',
+  OK: 'America/Chicago',
+  OR: 'America/Los_Angeles',
+  PA: 'America/New_York',
+  RI: 'America/New_York',
+  SC: 'America/New_York',
+  SD: 'America/Chicago',
+  TN: 'America/Chicago',
+  TX: 'America/Chicago',
+  UT: 'America/Denver',
+  VT: 'America/New_York',
+  VA: 'America/New_York',
+  WA: 'America/Los_Angeles',
+  WV: 'America/New_York',
+  WI: 'America/Chicago',
+  WY: 'America/Denver',
+  PR: 'America/Puerto_Rico',
+  VI: 'America/St_Thomas',
+  GU: 'Pacific/Guam',
+  AS: 'Pacific/Pago_Pago',
+  MP: 'Pacific/Saipan',
+  FM: 'Pacific/Pohnpei',
+  MH: 'Pacific/Majuro',
+  PW: 'Pacific/Palau',
 };
 
 const BASE32 = '0123456789abcdefghjkmnpqrstvwxyz';
@@ -41,7 +85,6 @@ function locationId(nowMs: number): string {
   }
   return `loc_${out}`;
 }
-
 
 // Locations (where a workspace ships from), packages (its own box presets) and trackers.
 //
@@ -109,14 +152,18 @@ export async function up(db: Kysely<any>): Promise<void> {
     )`.execute(db);
   await sql`create index locations_scope on locations (workspace_id, environment, created_at, id)`.execute(db);
   await sql`create unique index locations_one_default on locations (workspace_id, environment) where is_default`.execute(db);
-  const origins = await sql<{ id: string; origin_address: Record<string, unknown> | string }>`select id, origin_address from workspaces where origin_address is not null`.execute(db);
+  const origins = await sql<{
+    id: string;
+    origin_address: Record<string, unknown> | string;
+  }>`select id, origin_address from workspaces where origin_address is not null`.execute(db);
   const now = Date.now();
   for (const ws of origins.rows) {
     const address = typeof ws.origin_address === 'string' ? (JSON.parse(ws.origin_address) as Record<string, unknown>) : ws.origin_address;
     const state = typeof address.state === 'string' ? address.state.toUpperCase() : '';
     const country = typeof address.country === 'string' ? address.country.toUpperCase() : '';
     const timezone = (country === 'US' && STATE_TIME_ZONES[state]) || 'UTC';
-    const name = typeof address.company === 'string' && address.company ? address.company : typeof address.name === 'string' && address.name ? address.name : 'Origin';
+    const name =
+      typeof address.company === 'string' && address.company ? address.company : typeof address.name === 'string' && address.name ? address.name : 'Origin';
     for (const environment of ['test', 'live']) {
       await sql`insert into locations (id, workspace_id, environment, name, address, timezone, pickup_cutoff, is_default)
         values (${locationId(now)}, ${ws.id}, ${environment}, ${name}, ${JSON.stringify(address)}::jsonb, ${timezone}, '17:00', true)`.execute(db);

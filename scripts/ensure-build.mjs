@@ -18,9 +18,12 @@ const buildInputs = ['scripts/build.mjs', 'scripts/bundle-guard.mjs', 'package-l
 
 function stale() {
   const stamp = 'dist/.build-stamp';
-  return !existsSync(stamp) || !existsSync('dist/server.js') ||
+  return (
+    !existsSync(stamp) ||
+    !existsSync('dist/server.js') ||
     Math.max(newestMtime('src'), newestMtime('migrations'), ...buildInputs.map((f) => statSync(f, { throwIfNoEntry: false })?.mtimeMs ?? 0)) >
-      statSync(stamp).mtimeMs;
+      statSync(stamp).mtimeMs
+  );
 }
 
 const sleep = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);

@@ -7,16 +7,24 @@ import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
 const converter = require('openapi-to-postmanv2') as {
-  convert: (input: { type: 'json'; data: unknown }, options: Record<string, unknown>, cb: (err: Error | null, result: { result: boolean; reason?: string; output: Array<{ data: unknown }> }) => void) => void;
+  convert: (
+    input: { type: 'json'; data: unknown },
+    options: Record<string, unknown>,
+    cb: (err: Error | null, result: { result: boolean; reason?: string; output: Array<{ data: unknown }> }) => void,
+  ) => void;
 };
 
 const doc = JSON.parse(readFileSync('openapi.json', 'utf8'));
 const collection = await new Promise<Record<string, unknown>>((resolve, reject) =>
-  converter.convert({ type: 'json', data: doc }, { folderStrategy: 'Tags', requestParametersResolution: 'Example', exampleParametersResolution: 'Example', includeAuthInfoInExample: false }, (err, res) => {
-    if (err) return reject(err);
-    if (!res.result) return reject(new Error(res.reason));
-    resolve(res.output[0].data as Record<string, unknown>);
-  }),
+  converter.convert(
+    { type: 'json', data: doc },
+    { folderStrategy: 'Tags', requestParametersResolution: 'Example', exampleParametersResolution: 'Example', includeAuthInfoInExample: false },
+    (err, res) => {
+      if (err) return reject(err);
+      if (!res.result) return reject(new Error(res.reason));
+      resolve(res.output[0].data as Record<string, unknown>);
+    },
+  ),
 );
 
 // One set of variables for every request: the converter's {{baseUrl}} becomes the environment's
@@ -38,7 +46,7 @@ out.event = [
     script: {
       type: 'text/javascript',
       exec: [
-        "// X-Service-Workspace on every request, and a fresh Idempotency-Key on every POST.",
+        '// X-Service-Workspace on every request, and a fresh Idempotency-Key on every POST.',
         "pm.request.headers.upsert({ key: 'X-Service-Workspace', value: pm.environment.get('workspace_id') || '' });",
         "if (pm.request.method === 'POST' && !pm.request.headers.has('Idempotency-Key')) pm.request.headers.upsert({ key: 'Idempotency-Key', value: pm.variables.replaceIn('{{$guid}}') });",
       ],
@@ -51,7 +59,13 @@ out.event = [
 interface PmItem {
   name?: string;
   item?: PmItem[];
-  request?: { url: { path?: string[]; query?: Array<{ key: string; value: string; disabled?: boolean; description?: unknown }>; variable?: Array<{ key: string; value: string }> } };
+  request?: {
+    url: {
+      path?: string[];
+      query?: Array<{ key: string; value: string; disabled?: boolean; description?: unknown }>;
+      variable?: Array<{ key: string; value: string }>;
+    };
+  };
 }
 const ID_VARIABLES: Record<string, string> = {
   orders: 'order_id',
@@ -83,7 +97,9 @@ function step(name: string, method: string, path: string, status: number, body?:
   const [pathPart, queryPart] = path.split('?');
   const tests = [
     `pm.test('${method} ${pathPart} answers ${status}', () => pm.response.to.have.status(${status}));`,
-    ...Object.entries(store).map(([variable, field]) => `if (pm.response.code === ${status}) pm.collectionVariables.set('${variable}', pm.response.json().${field});`),
+    ...Object.entries(store).map(
+      ([variable, field]) => `if (pm.response.code === ${status}) pm.collectionVariables.set('${variable}', pm.response.json().${field});`,
+    ),
     ...extraTests,
   ];
   return {
@@ -107,29 +123,71 @@ function gettingStarted() {
   const shipFrom = { name: 'Acme Fulfilment', street1: '350 5th Ave', city: 'New York', state: 'NY', postal_code: '10118', country: 'US' };
   const shipTo = { name: 'Ada Lovelace', street1: '1 Market St', city: 'San Francisco', state: 'CA', postal_code: '94105', country: 'US' };
   const parcel = { weight_oz: 20, length_in: 10, width_in: 8, height_in: 4 };
-  const order = (externalId: string) => ({ external_id: externalId, ship_from: shipFrom, ship_to: shipTo, line_items: [{ sku: 'MUG-1', name: 'Mug', quantity: 2, weight_oz: 10 }], parcel });
+  const order = (externalId: string) => ({
+    external_id: externalId,
+    ship_from: shipFrom,
+    ship_to: shipTo,
+    line_items: [{ sku: 'MUG-1', name: 'Mug', quantity: 2, weight_oz: 10 }],
+    parcel,
+  });
   return {
     name: 'Getting started',
     description: 'Run this folder top to bottom (Run collection → Getting started): each request checks its answer and stores the ids the next ones use.',
     item: [
       step('1. Create an order', 'POST', '/v1/orders', 201, order('GS-{{$timestamp}}'), { order_id: 'id' }),
-      step('2. Rate the parcel', 'POST', '/v1/rates/query', 200, { ship_from: { postal_code: '10118', country: 'US' }, ship_to: { postal_code: '94105', country: 'US' }, parcel }, {}, [
-        "pm.test('rates are offered', () => pm.expect(pm.response.json().data.length).to.be.above(0));",
-        "if (pm.response.code === 200) pm.collectionVariables.set('service_code', pm.response.json().data[0].service_code);",
+      step(
+        '2. Rate the parcel',
+        'POST',
+        '/v1/rates/query',
+        200,
+        { ship_from: { postal_code: '10118', country: 'US' }, ship_to: { postal_code: '94105', country: 'US' }, parcel },
+        {},
+        [
+          "pm.test('rates are offered', () => pm.expect(pm.response.json().data.length).to.be.above(0));",
+          "if (pm.response.code === 200) pm.collectionVariables.set('service_code', pm.response.json().data[0].service_code);",
+        ],
+      ),
+      step(
+        '3. Buy the label',
+        'POST',
+        '/v1/shipments',
+        201,
+        { order_id: '{{order_id}}', service_code: '{{service_code}}' },
+        { shipment_id: 'id', tracking_number: 'tracking_number' },
+      ),
+      step('4. Download the label (PDF)', 'GET', '/v1/shipments/{{shipment_id}}/label?format=pdf_4x6', 200, undefined, {}, [
+        "pm.test('is a PDF', () => pm.expect(pm.response.headers.get('Content-Type')).to.include('application/pdf'));",
       ]),
-      step('3. Buy the label', 'POST', '/v1/shipments', 201, { order_id: '{{order_id}}', service_code: '{{service_code}}' }, { shipment_id: 'id', tracking_number: 'tracking_number' }),
-      step('4. Download the label (PDF)', 'GET', '/v1/shipments/{{shipment_id}}/label?format=pdf_4x6', 200, undefined, {}, ["pm.test('is a PDF', () => pm.expect(pm.response.headers.get('Content-Type')).to.include('application/pdf'));"]),
-      step('5. Track the parcel', 'GET', '/v1/tracking/{{tracking_number}}', 200, undefined, {}, ["pm.test('tracks the parcel', () => pm.expect(pm.response.json().tracking_number).to.eql(pm.collectionVariables.get('tracking_number')));"]),
-      step('6. Void the label', 'POST', '/v1/shipments/{{shipment_id}}/void', 200, undefined, {}, ["pm.test('is voided', () => pm.expect(pm.response.json().status).to.eql('voided'));"]),
-      step('7. Register a webhook endpoint', 'POST', '/v1/webhooks', 201, { url: 'https://example.com/hooks/shipping', events: ['shipment.label_purchased', 'tracking.updated'], description: 'Getting started' }, { webhook_id: 'id' }, [
-        "pm.test('shows its secret once', () => pm.expect(pm.response.json().secret).to.match(/^whsec_/));",
+      step('5. Track the parcel', 'GET', '/v1/tracking/{{tracking_number}}', 200, undefined, {}, [
+        "pm.test('tracks the parcel', () => pm.expect(pm.response.json().tracking_number).to.eql(pm.collectionVariables.get('tracking_number')));",
       ]),
+      step('6. Void the label', 'POST', '/v1/shipments/{{shipment_id}}/void', 200, undefined, {}, [
+        "pm.test('is voided', () => pm.expect(pm.response.json().status).to.eql('voided'));",
+      ]),
+      step(
+        '7. Register a webhook endpoint',
+        'POST',
+        '/v1/webhooks',
+        201,
+        { url: 'https://example.com/hooks/shipping', events: ['shipment.label_purchased', 'tracking.updated'], description: 'Getting started' },
+        { webhook_id: 'id' },
+        ["pm.test('shows its secret once', () => pm.expect(pm.response.json().secret).to.match(/^whsec_/));"],
+      ),
       step('8. Read the webhook endpoint', 'GET', '/v1/webhooks/{{webhook_id}}', 200),
       step('9. Remove the webhook endpoint', 'DELETE', '/v1/webhooks/{{webhook_id}}', 204),
       step('10. Create a second order', 'POST', '/v1/orders', 201, order('GS-B-{{$timestamp}}'), { order_id: 'id' }),
-      step('11. Buy its label in a batch', 'POST', '/v1/batches', 202, { type: 'purchase_labels', order_ids: ['{{order_id}}'], service_code: 'cheapest', label_format: 'pdf_4x6' }, { batch_id: 'id' }),
+      step(
+        '11. Buy its label in a batch',
+        'POST',
+        '/v1/batches',
+        202,
+        { type: 'purchase_labels', order_ids: ['{{order_id}}'], service_code: 'cheapest', label_format: 'pdf_4x6' },
+        { batch_id: 'id' },
+      ),
       step('12. Read the batch', 'GET', '/v1/batches/{{batch_id}}', 200),
-      step('13. List the orders (first page)', 'GET', '/v1/orders?limit=2', 200, undefined, {}, ["pm.test('is a page', () => pm.expect(pm.response.json()).to.have.keys('data', 'has_more', 'next_cursor'));"]),
+      step('13. List the orders (first page)', 'GET', '/v1/orders?limit=2', 200, undefined, {}, [
+        "pm.test('is a page', () => pm.expect(pm.response.json()).to.have.keys('data', 'has_more', 'next_cursor'));",
+      ]),
     ],
   };
 }

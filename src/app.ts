@@ -30,11 +30,28 @@ import { getCarrierRegistry, type CarrierRegistry } from './carriers/registry.js
 import { composeServices, type Services } from './compose.js';
 import { guardedLookup } from './platform/ssrf.js';
 import { systemRoutes } from './platform/http/system.routes.js';
-import { AccountSchema, ApiKeySchema, MemberSchema, WorkspaceSchema, adminWorkspaceRoutes, apiKeysRoutes, authRoutes, membersRoutes, superAdminIdentityRoutes } from './modules/identity/index.js';
+import {
+  AccountSchema,
+  ApiKeySchema,
+  MemberSchema,
+  WorkspaceSchema,
+  adminWorkspaceRoutes,
+  apiKeysRoutes,
+  authRoutes,
+  membersRoutes,
+  superAdminIdentityRoutes,
+} from './modules/identity/index.js';
 import { ordersRoutes } from './modules/orders/index.js';
 import { ratesRoutes } from './modules/rates/index.js';
 import { addressesRoutes } from './modules/addresses/index.js';
-import { adminIntegrationsRoutes, channelExchangeSink, channelReceiverRoutes, integrationIntakeRoutes, syncLagByPlatform, writeBacksRoutes } from './modules/integrations/index.js';
+import {
+  adminIntegrationsRoutes,
+  channelExchangeSink,
+  channelReceiverRoutes,
+  integrationIntakeRoutes,
+  syncLagByPlatform,
+  writeBacksRoutes,
+} from './modules/integrations/index.js';
 import { labelPrintRoutes, publicTrackingRoutes, shipmentsRoutes } from './modules/shipments/index.js';
 import { superAdminSettingsRoutes } from './modules/settings/index.js';
 import { adminBatchesRoutes, batchesRoutes } from './modules/batches/index.js';
@@ -98,9 +115,7 @@ function requestDeadline(timeoutMs: number) {
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config } = options;
   const ownsDatabase = !options.database;
-  const database =
-    options.database ??
-    (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.databaseUrl ? undefined : config.dataDir }));
+  const database = options.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.databaseUrl ? undefined : config.dataDir }));
 
   const compilation = new DeferredCompilation();
   const slowRequests = requestDeadline(config.requestTimeoutMs);
@@ -109,7 +124,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // lets the handshake finish without one: only workspaces flagged mtls_required demand it,
     // per request (see modules/mtls), so other clients keep working on the same port.
     ...(config.tls
-      ? { https: { ...slowRequests.server, cert: config.tls.cert, key: config.tls.key, ...(config.tls.clientCa ? { ca: config.tls.clientCa, requestCert: true, rejectUnauthorized: false } : {}) } }
+      ? {
+          https: {
+            ...slowRequests.server,
+            cert: config.tls.cert,
+            key: config.tls.key,
+            ...(config.tls.clientCa ? { ca: config.tls.clientCa, requestCert: true, rejectUnauthorized: false } : {}),
+          },
+        }
       : { http: slowRequests.server }),
     requestTimeout: slowRequests.requestTimeout,
     logger: options.logStream ? { ...loggerOptions(config.logLevel), stream: options.logStream } : loggerOptions(config.logLevel),
@@ -149,10 +171,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       labelNames: ['operation'],
       registers: [],
     });
-    const counters = options.counters ?? (await createCounterStore(config.redisUrl, {
-      timeoutMs: config.rateLimitTimeoutMs,
-      onFailure: failOpenReporter(app, counterFailures),
-    }));
+    const counters =
+      options.counters ??
+      (await createCounterStore(config.redisUrl, {
+        timeoutMs: config.rateLimitTimeoutMs,
+        onFailure: failOpenReporter(app, counterFailures),
+      }));
     const jobs = options.jobs ?? createJobQueue(database, { log: app.log });
     const carriers = options.carriers ?? (await getCarrierRegistry(app.log));
     const deps: Deps = { config, database, db: database.db, bus, counters, jobs, log: app.log, carriers, now: options.now ?? (() => new Date()) };
@@ -276,7 +300,10 @@ function compilersFactory(compilation: DeferredCompilation) {
       let strict: Compile | undefined;
       const compilerFor = (httpPart: string | undefined): Compile => {
         if (httpPart !== 'body') return (coercing ??= validators(externalSchemas as never, ajvOptions as never) as Compile);
-        return (strict ??= validators(externalSchemas as never, { ...ajvOptions, customOptions: { ...ajvOptions.customOptions, coerceTypes: false } } as never) as Compile);
+        return (strict ??= validators(
+          externalSchemas as never,
+          { ...ajvOptions, customOptions: { ...ajvOptions.customOptions, coerceTypes: false } } as never,
+        ) as Compile);
       };
       return (route: { httpPart?: string }) => compilation.validator(() => compilerFor(route.httpPart)(route));
     },
@@ -289,67 +316,86 @@ function compilersFactory(compilation: DeferredCompilation) {
 
 /** Every route group, each in its own scope with its guard. */
 async function registerRoutes(app: App, opts: { deps: Deps; services: Services; perIpPerMinute: number }) {
-  const { orders, shipments, batches, labelPrints, officeRedeem, carrierAccounts, carrierGateway, shippingRules, manifests, pickups, trackers, packages, locations } = opts.services;
+  const {
+    orders,
+    shipments,
+    batches,
+    labelPrints,
+    officeRedeem,
+    carrierAccounts,
+    carrierGateway,
+    shippingRules,
+    manifests,
+    pickups,
+    trackers,
+    packages,
+    locations,
+  } = opts.services;
   const { guards } = app.identity;
   const requests = apiRequestCounter(opts.deps);
   // Closed before the app's own onClose (which closes the database): the last counts are kept.
   app.addHook('onClose', async () => requests.stop());
 
-
-  await app.register(async (v1: App) => {
-    v1.addHook('onRequest', guards.apiKey);
-    // Every authenticated /v1 request counts toward its workspace's analytics.
-    v1.addHook('onResponse', (request, _reply, done) => {
-      const scope = request.auth?.scope;
-      if (scope) requests.count(scope.workspaceId, scope.environment);
-      done();
-    });
-    v1.addHook('onRequest', clientCertificateGuard({ config: opts.deps.config, workspaces: app.identity.workspaces, mtls: mtlsService(opts.deps) }));
-    // After the key's guard (which sets the key's role): every route's role from the one table.
-    enforceRouteRoles(v1, '/v1');
-    registerIdempotency(v1, opts.deps.db, opts.deps.now, { engine: opts.deps.database.engine });
-    await v1.register(apiKeysRoutes, { surface: 'v1' });
-    await v1.register(ordersRoutes, { surface: 'v1', orders });
-    await v1.register(ratesRoutes, { gateway: carrierGateway, packages, locations });
-    await v1.register(addressesRoutes, { carriers: carrierGateway });
-    await v1.register(shipmentsRoutes, { surface: 'v1', shipments });
-    await v1.register(batchesRoutes, { batches });
-    await v1.register(labelPrintRoutes, { surface: 'v1', prints: labelPrints });
-    await v1.register(webhooksRoutes, { surface: 'v1' });
-    await v1.register(carrierAccountsRoutes, { surface: 'v1', service: carrierAccounts });
-    await v1.register(shippingRulesRoutes, { surface: 'v1', service: shippingRules });
-    await v1.register(manifestsRoutes, { surface: 'v1', service: manifests });
-    await v1.register(pickupsRoutes, { surface: 'v1', service: pickups });
-    await v1.register(trackersRoutes, { surface: 'v1', service: trackers });
-    await v1.register(packagesRoutes, { surface: 'v1', service: packages });
-    await v1.register(locationsRoutes, { surface: 'v1', service: locations });
-  }, { prefix: '/v1' });
+  await app.register(
+    async (v1: App) => {
+      v1.addHook('onRequest', guards.apiKey);
+      // Every authenticated /v1 request counts toward its workspace's analytics.
+      v1.addHook('onResponse', (request, _reply, done) => {
+        const scope = request.auth?.scope;
+        if (scope) requests.count(scope.workspaceId, scope.environment);
+        done();
+      });
+      v1.addHook('onRequest', clientCertificateGuard({ config: opts.deps.config, workspaces: app.identity.workspaces, mtls: mtlsService(opts.deps) }));
+      // After the key's guard (which sets the key's role): every route's role from the one table.
+      enforceRouteRoles(v1, '/v1');
+      registerIdempotency(v1, opts.deps.db, opts.deps.now, { engine: opts.deps.database.engine });
+      await v1.register(apiKeysRoutes, { surface: 'v1' });
+      await v1.register(ordersRoutes, { surface: 'v1', orders });
+      await v1.register(ratesRoutes, { gateway: carrierGateway, packages, locations });
+      await v1.register(addressesRoutes, { carriers: carrierGateway });
+      await v1.register(shipmentsRoutes, { surface: 'v1', shipments });
+      await v1.register(batchesRoutes, { batches });
+      await v1.register(labelPrintRoutes, { surface: 'v1', prints: labelPrints });
+      await v1.register(webhooksRoutes, { surface: 'v1' });
+      await v1.register(carrierAccountsRoutes, { surface: 'v1', service: carrierAccounts });
+      await v1.register(shippingRulesRoutes, { surface: 'v1', service: shippingRules });
+      await v1.register(manifestsRoutes, { surface: 'v1', service: manifests });
+      await v1.register(pickupsRoutes, { surface: 'v1', service: pickups });
+      await v1.register(trackersRoutes, { surface: 'v1', service: trackers });
+      await v1.register(packagesRoutes, { surface: 'v1', service: packages });
+      await v1.register(locationsRoutes, { surface: 'v1', service: locations });
+    },
+    { prefix: '/v1' },
+  );
 
   await app.register(authRoutes, { prefix: '/api/auth', perIpPerMinute: opts.perIpPerMinute });
 
-  await app.register(async (admin: App) => {
-    admin.addHook('onRequest', guards.admin);
-    enforceRouteRoles(admin, '/api/admin');
-    await admin.register(apiKeysRoutes, { surface: 'admin' });
-    await admin.register(adminWorkspaceRoutes);
-    await admin.register(membersRoutes);
-    await admin.register(ordersRoutes, { surface: 'admin', orders });
-    await admin.register(adminIntegrationsRoutes, { sync: opts.services.channelSync, orders });
-    await admin.register(writeBacksRoutes, { writeBacks: opts.services.channelWriteBacks });
-    await admin.register(shipmentsRoutes, { surface: 'admin', shipments });
-    await admin.register(adminBatchesRoutes, { batches });
-    await admin.register(labelPrintRoutes, { surface: 'admin', prints: labelPrints });
-    await admin.register(webhooksRoutes, { surface: 'admin' });
-    await admin.register(adminMtlsRoutes);
-    await admin.register(ratesRoutes, { surface: 'admin', gateway: carrierGateway, packages, locations });
-    await admin.register(carrierAccountsRoutes, { surface: 'admin', service: carrierAccounts });
-    await admin.register(shippingRulesRoutes, { surface: 'admin', service: shippingRules });
-    await admin.register(manifestsRoutes, { surface: 'admin', service: manifests });
-    await admin.register(pickupsRoutes, { surface: 'admin', service: pickups });
-    await admin.register(trackersRoutes, { surface: 'admin', service: trackers });
-    await admin.register(packagesRoutes, { surface: 'admin', service: packages });
-    await admin.register(locationsRoutes, { surface: 'admin', service: locations });
-  }, { prefix: '/api/admin' });
+  await app.register(
+    async (admin: App) => {
+      admin.addHook('onRequest', guards.admin);
+      enforceRouteRoles(admin, '/api/admin');
+      await admin.register(apiKeysRoutes, { surface: 'admin' });
+      await admin.register(adminWorkspaceRoutes);
+      await admin.register(membersRoutes);
+      await admin.register(ordersRoutes, { surface: 'admin', orders });
+      await admin.register(adminIntegrationsRoutes, { sync: opts.services.channelSync, orders });
+      await admin.register(writeBacksRoutes, { writeBacks: opts.services.channelWriteBacks });
+      await admin.register(shipmentsRoutes, { surface: 'admin', shipments });
+      await admin.register(adminBatchesRoutes, { batches });
+      await admin.register(labelPrintRoutes, { surface: 'admin', prints: labelPrints });
+      await admin.register(webhooksRoutes, { surface: 'admin' });
+      await admin.register(adminMtlsRoutes);
+      await admin.register(ratesRoutes, { surface: 'admin', gateway: carrierGateway, packages, locations });
+      await admin.register(carrierAccountsRoutes, { surface: 'admin', service: carrierAccounts });
+      await admin.register(shippingRulesRoutes, { surface: 'admin', service: shippingRules });
+      await admin.register(manifestsRoutes, { surface: 'admin', service: manifests });
+      await admin.register(pickupsRoutes, { surface: 'admin', service: pickups });
+      await admin.register(trackersRoutes, { surface: 'admin', service: trackers });
+      await admin.register(packagesRoutes, { surface: 'admin', service: packages });
+      await admin.register(locationsRoutes, { surface: 'admin', service: locations });
+    },
+    { prefix: '/api/admin' },
+  );
 
   await app.register(superAdminIdentityRoutes, { prefix: '/api/super-admin' });
   await app.register(superAdminSettingsRoutes, { prefix: '/api/super-admin' });
@@ -364,7 +410,11 @@ async function registerRoutes(app: App, opts: { deps: Deps; services: Services; 
   // Order intake: the integration's ingest key; per-IP limit 10× the public one (stores push in bulk).
   await app.register(integrationIntakeRoutes, { prefix: '/api/integrations', perIpPerMinute: opts.perIpPerMinute * 10, orders });
   // Store platforms' webhooks: the signature is the credential (no key, no session).
-  await app.register(channelReceiverRoutes, { prefix: '/api/integrations', deliveries: opts.services.channelDeliveries, credentials: opts.services.channelCredentials });
+  await app.register(channelReceiverRoutes, {
+    prefix: '/api/integrations',
+    deliveries: opts.services.channelDeliveries,
+    credentials: opts.services.channelCredentials,
+  });
 }
 
 declare module 'fastify' {

@@ -12,7 +12,15 @@ import { LocationsService } from './modules/locations/index.js';
 import { BatchesService } from './modules/batches/index.js';
 import { CarrierAccountsService, CarrierGateway, type ApiDriverCatalogue } from './modules/carrier-accounts/index.js';
 import { ShippingRulesService } from './modules/shipping-rules/index.js';
-import { ChannelApply, ChannelCredentials, ChannelDeliveries, ChannelHub, ChannelSync, ChannelWriteBacks, integrationsService } from './modules/integrations/index.js';
+import {
+  ChannelApply,
+  ChannelCredentials,
+  ChannelDeliveries,
+  ChannelHub,
+  ChannelSync,
+  ChannelWriteBacks,
+  integrationsService,
+} from './modules/integrations/index.js';
 import type { ChannelHttpClient } from './channels/http/client.js';
 
 /** The domain services of one app, each made once, with the services it calls in its constructor. */
@@ -94,7 +102,28 @@ export function composeServices(deps: Deps, apiDrivers: ApiDriverCatalogue, chan
   shipments.extend({ writeBacks: (executor, scope, ids) => channelWriteBacks.summariesFor(executor, scope, ids) });
   const channelSync = new ChannelSync(deps, channelHub, integrationsService(deps), channelApply, channelWriteBacks, channelCredentials);
 
-  return { settings, identity, orders, officeRedeem, shipments, batches, labelPrints, carrierAccounts, carrierGateway, shippingRules, manifests, pickups, trackers, packages, locations, channelApply, channelDeliveries, channelSync, channelWriteBacks, channelCredentials };
+  return {
+    settings,
+    identity,
+    orders,
+    officeRedeem,
+    shipments,
+    batches,
+    labelPrints,
+    carrierAccounts,
+    carrierGateway,
+    shippingRules,
+    manifests,
+    pickups,
+    trackers,
+    packages,
+    locations,
+    channelApply,
+    channelDeliveries,
+    channelSync,
+    channelWriteBacks,
+    channelCredentials,
+  };
 }
 
 declare module 'fastify' {

@@ -165,9 +165,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   if (Boolean(env.TLS_CERT) !== Boolean(env.TLS_KEY)) throw new ConfigError('TLS_CERT and TLS_KEY must be set together');
   if (env.TLS_CLIENT_CA && !env.TLS_CERT) throw new ConfigError('TLS_CLIENT_CA needs TLS_CERT and TLS_KEY (the server must speak HTTPS)');
-  const tls = env.TLS_CERT && env.TLS_KEY
-    ? { cert: pem(env.TLS_CERT, 'TLS_CERT'), key: pem(env.TLS_KEY, 'TLS_KEY'), clientCa: env.TLS_CLIENT_CA ? pem(env.TLS_CLIENT_CA, 'TLS_CLIENT_CA') : undefined }
-    : undefined;
+  const tls =
+    env.TLS_CERT && env.TLS_KEY
+      ? {
+          cert: pem(env.TLS_CERT, 'TLS_CERT'),
+          key: pem(env.TLS_KEY, 'TLS_KEY'),
+          clientCa: env.TLS_CLIENT_CA ? pem(env.TLS_CLIENT_CA, 'TLS_CLIENT_CA') : undefined,
+        }
+      : undefined;
   const mtlsFingerprintHeader = env.MTLS_FINGERPRINT_HEADER?.trim().toLowerCase() || undefined;
   if (mtlsFingerprintHeader && !/^[a-z0-9-]{1,100}$/.test(mtlsFingerprintHeader)) {
     throw new ConfigError(`MTLS_FINGERPRINT_HEADER must be a header name, got "${env.MTLS_FINGERPRINT_HEADER}"`);

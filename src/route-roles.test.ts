@@ -27,8 +27,10 @@ describe('the table', () => {
   it('gives reads to every role and writes to the roles the contract names', () => {
     expect(requiredRole('GET', '/webhooks')).toBe('viewer');
     expect(requiredRole('GET', '/orders/:orderId')).toBe('viewer');
-    for (const r of ['orders', 'rates', 'shipments', 'refunds', 'batches', 'labels', 'manifests', 'pickups', 'tracking']) expect(WRITE_ROLES[r], r).toBe('operator');
-    for (const r of ['api-keys', 'webhooks', 'carrier-accounts', 'integrations', 'shipping-rules', 'members', 'workspace']) expect(WRITE_ROLES[r], r).toBe('admin');
+    for (const r of ['orders', 'rates', 'shipments', 'refunds', 'batches', 'labels', 'manifests', 'pickups', 'tracking'])
+      expect(WRITE_ROLES[r], r).toBe('operator');
+    for (const r of ['api-keys', 'webhooks', 'carrier-accounts', 'integrations', 'shipping-rules', 'members', 'workspace'])
+      expect(WRITE_ROLES[r], r).toBe('admin');
     expect(requiredRole('POST', '/orders/:id/process')).toBe('operator');
     expect(requiredRole('POST', '/shipments/:id/force-delivery')).toBe('admin');
     expect(requiredRole('POST', '/shipping-rules/evaluate')).toBe('operator');
@@ -47,10 +49,15 @@ describe('keys with roles', () => {
     expect(res.json().request_id).toBe(res.headers['x-request-id']);
   });
 
-  it("an operator key ships but does not manage webhooks or keys", async () => {
+  it('an operator key ships but does not manage webhooks or keys', async () => {
     const operator = await keyOf('operator');
     expect((await app.inject({ method: 'POST', url: '/v1/orders', headers: operator, payload: orderBody() })).statusCode).toBe(201);
-    const hook = await app.inject({ method: 'POST', url: '/v1/webhooks', headers: operator, payload: { url: 'https://example.com/h', events: ['tracking.updated'] } });
+    const hook = await app.inject({
+      method: 'POST',
+      url: '/v1/webhooks',
+      headers: operator,
+      payload: { url: 'https://example.com/h', events: ['tracking.updated'] },
+    });
     expect(hook.statusCode).toBe(403);
     expect(hook.json().details).toEqual([{ field: 'role', message: 'must be admin or above', required_role: 'admin' }]);
     expect((await app.inject({ method: 'POST', url: '/v1/api-keys', headers: operator, payload: { name: 'x' } })).statusCode).toBe(403);
@@ -66,7 +73,9 @@ describe('keys with roles', () => {
     expect(listed.json().data.find((k: { id: string }) => k.id === op.json().id).role).toBe('operator');
 
     // The owner's session may mint an owner key; an admin key may not.
-    expect((await app.inject({ method: 'POST', url: '/api/admin/api-keys', headers: t.adminHeaders, payload: { name: 'o', role: 'owner' } })).json().role).toBe('owner');
+    expect((await app.inject({ method: 'POST', url: '/api/admin/api-keys', headers: t.adminHeaders, payload: { name: 'o', role: 'owner' } })).json().role).toBe(
+      'owner',
+    );
     const admin = await keyOf('admin');
     const above = await app.inject({ method: 'POST', url: '/v1/api-keys', headers: admin, payload: { name: 'o', role: 'owner' } });
     expect(above.statusCode).toBe(403);

@@ -96,7 +96,9 @@ export function enforceRouteRoles(scope: App, prefix: string): void {
         ...route.schema,
         response: {
           ...response,
-          403: existing ? { ...existing, description: `${(existing.description ?? 'Forbidden').replace(/\.?$/, '.')} ${sentence}` } : Type.Ref(ErrorResponseSchema, { description: `Forbidden. ${sentence}` }),
+          403: existing
+            ? { ...existing, description: `${(existing.description ?? 'Forbidden').replace(/\.?$/, '.')} ${sentence}` }
+            : Type.Ref(ErrorResponseSchema, { description: `Forbidden. ${sentence}` }),
         },
       };
     }

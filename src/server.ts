@@ -60,7 +60,9 @@ async function seedDemo(app: Awaited<ReturnType<typeof buildApp>>, config: Retur
       `    Dashboard:      ${config.publicBaseUrl}/dashboard   (sign in with the demo login)\n` +
       `    Demo login:     ${seed.email} / ${seed.password}\n` +
       `    API reference:  ${config.publicBaseUrl}/docs\n` +
-      (config.superAdminEmail ? `    Super-admin:    ${config.superAdminEmail} (password from SUPER_ADMIN_PASSWORD)\n` : `    Super-admin:    set SUPER_ADMIN_EMAIL and SUPER_ADMIN_PASSWORD\n`) +
+      (config.superAdminEmail
+        ? `    Super-admin:    ${config.superAdminEmail} (password from SUPER_ADMIN_PASSWORD)\n`
+        : `    Super-admin:    set SUPER_ADMIN_EMAIL and SUPER_ADMIN_PASSWORD\n`) +
       `    Workspace:      ${seed.workspaceId}\n` +
       `    Test API key:   ${seed.apiKey}\n\n`,
   );

@@ -63,7 +63,10 @@ async function runLoad(job: Record<string, unknown>, serverPid: number): Promise
 }
 
 /** autocannon, CONNECTIONS connections, WARMUP s then DURATION s measured. */
-export async function throughput(job: { url: string; method?: string; headers?: Record<string, string>; body?: string; newLanes?: boolean }, serverPid: number): Promise<Throughput> {
+export async function throughput(
+  job: { url: string; method?: string; headers?: Record<string, string>; body?: string; newLanes?: boolean },
+  serverPid: number,
+): Promise<Throughput> {
   const { out, cpuMs: cpu } = await runLoad({ connections: CONNECTIONS, duration: DURATION, warmup: WARMUP, ...job }, serverPid);
   return {
     rps: Math.round(out.rps),

@@ -60,7 +60,11 @@ export const load = () => loadavg().map((l) => Math.round(l * 100) / 100);
 export function gitInfo(dir: string): Report['git'] {
   const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
   try {
-    return { sha: git('rev-parse', '--short', 'HEAD'), subject: git('log', '-1', '--format=%s').slice(0, 100), dirty: git('status', '--porcelain', '--untracked-files=no') !== '' };
+    return {
+      sha: git('rev-parse', '--short', 'HEAD'),
+      subject: git('log', '-1', '--format=%s').slice(0, 100),
+      dirty: git('status', '--porcelain', '--untracked-files=no') !== '',
+    };
   } catch {
     return { sha: 'nogit', subject: 'not a git checkout', dirty: false };
   }
@@ -107,7 +111,9 @@ export function markdown(r: Report): string {
       `Load average (1/5/15 min) at start ${m.load_start.join(' / ')}, at end ${m.load_end?.join(' / ') ?? '?'}.`,
     `Settings: ${Object.entries(r.settings)
       .map(([k, v]) => `${k} ${Array.isArray(v) ? v.join(',') : String(v)}`)
-      .join('; ')}. Throughput rows: autocannon in a process of its own against the built service (\`npm start\`), each beside its anchor, a bare server in a process of its own.`,
+      .join(
+        '; ',
+      )}. Throughput rows: autocannon in a process of its own against the built service (\`npm start\`), each beside its anchor, a bare server in a process of its own.`,
   ];
   for (const [engine, state] of Object.entries(r.engines) as [Engine, NonNullable<Report['engines'][Engine]>][]) {
     out.push('', `## ${ENGINE_NAMES[engine]}${state.status === 'measured' ? '' : ` — ${state.status}`}`, '');

@@ -139,7 +139,12 @@ export class Service {
     // The demo day fills the workspace after listen and puts it back on the starter plan when it
     // is done: lifting the limit before that would be undone under the rows' feet.
     await waitOutput(this.#proc, /Demo day ready|demo seed failed/);
-    await this.call('PATCH', `/api/super-admin/workspaces/${workspaceId}`, { plan: 'enterprise', burst_per_minute: 10_000_000 }, await this.superAdminHeaders());
+    await this.call(
+      'PATCH',
+      `/api/super-admin/workspaces/${workspaceId}`,
+      { plan: 'enterprise', burst_per_minute: 10_000_000 },
+      await this.superAdminHeaders(),
+    );
     return { workspaceId, apiKey, headers: { authorization: `Bearer ${apiKey}`, 'x-service-workspace': workspaceId, 'content-type': 'application/json' } };
   }
 

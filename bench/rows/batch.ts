@@ -34,7 +34,7 @@ export async function importOrders(ctx: Context, orders: unknown[]): Promise<{ b
   const { service, tenant } = ctx;
   const imported = await runBatch(ctx, { type: 'import_orders', items: orders });
   const orderIds: string[] = [];
-  for (let cursor: string | null = null; ; ) {
+  for (let cursor: string | null = null; ;) {
     const page: { data: { status: string; result: { order: { id: string } } }[]; next_cursor: string | null } = await service.call(
       'GET',
       `/v1/batches/${imported.batch.id}/items?limit=100${cursor ? `&cursor=${cursor}` : ''}`,
@@ -51,7 +51,10 @@ export async function importOrders(ctx: Context, orders: unknown[]): Promise<{ b
 export async function batchRows(ctx: Context): Promise<void> {
   const { service, tenant, engine } = ctx;
   const items = SIZES.batchItems;
-  const imported = await importOrders(ctx, Array.from({ length: items }, (_, i) => shippableOrder(i, 'bench-batch')));
+  const imported = await importOrders(
+    ctx,
+    Array.from({ length: items }, (_, i) => shippableOrder(i, 'bench-batch')),
+  );
   const { orderIds } = imported;
   ctx.add({
     key: 'batch-import',

@@ -34,7 +34,16 @@ const DEADLINE_MS = 1000;
 const HANG_QUERIES = 3;
 const DEFAULT_TIMEOUT_MS = 8000;
 
-const shipFrom = { name: 'Warehouse', company: 'Acme', street1: '350 5th Ave', city: 'New York', state: 'NY', postal_code: '10118', country: 'US', phone: '2125550100' };
+const shipFrom = {
+  name: 'Warehouse',
+  company: 'Acme',
+  street1: '350 5th Ave',
+  city: 'New York',
+  state: 'NY',
+  postal_code: '10118',
+  country: 'US',
+  phone: '2125550100',
+};
 const shipTo = { name: 'Ada Lovelace', street1: '1 Market St', city: 'San Francisco', state: 'CA', postal_code: '94105', country: 'US', phone: '4155550100' };
 
 /** Numbers the queries of the run: each gets a parcel weight of its own (a new quote-cache key, so the carriers are asked). */
@@ -71,7 +80,14 @@ export async function carrierRows(ctx: Context): Promise<void> {
     const account = await service.call(
       'POST',
       '/v1/carrier-accounts',
-      { carrier: 'ups', driver: 'api', account_number: 'A1B2C3', base_url: baseUrl, description, credentials: { client_id: 'fake-client-id', client_secret: 'fake-client-secret' } },
+      {
+        carrier: 'ups',
+        driver: 'api',
+        account_number: 'A1B2C3',
+        base_url: baseUrl,
+        description,
+        credentials: { client_id: 'fake-client-id', client_secret: 'fake-client-secret' },
+      },
       tenant.headers,
     );
     created.push(account.id);
@@ -84,7 +100,8 @@ export async function carrierRows(ctx: Context): Promise<void> {
     // Every account must quote before anything is timed (a fan-out with a failing account would measure less).
     const check = await query(ctx, accounts);
     const answered = new Set(check.data.map((o) => o.carrier_account_id));
-    if (check.messages.length || accounts.some((id) => !answered.has(id))) throw new Error(`the fake UPS accounts did not all quote: ${JSON.stringify(check.messages)}`);
+    if (check.messages.length || accounts.some((id) => !answered.has(id)))
+      throw new Error(`the fake UPS accounts did not all quote: ${JSON.stringify(check.messages)}`);
 
     await fanoutRow(ctx, accounts, fakes.urls);
     await deadlineRow(ctx, accounts, await createAccount(fakes.hanging, 'bench UPS that hangs'));
@@ -131,7 +148,7 @@ async function fanoutRow(ctx: Context, accounts: string[], carrierUrls: string[]
         mean_ms: ours.mean,
         queries: ours.n,
       },
-      target: 'p99 overhead < 5 ms (a goal of this row only), judged beyond the bare fan-out (p99 − its p99): the machine\'s own floor is above 5 ms',
+      target: "p99 overhead < 5 ms (a goal of this row only), judged beyond the bare fan-out (p99 − its p99): the machine's own floor is above 5 ms",
       met: judge(beyondP99 < 5),
     });
   } finally {
@@ -162,8 +179,13 @@ async function deadlineRow(ctx: Context, accounts: string[], hung: string): Prom
       name: `POST /v1/rates/query with a 5th \`api\` UPS account that never answers, carriers.request_timeout_ms ${DEADLINE_MS}: time to the answer (the ${ACCOUNTS} others' options and a carrier_unavailable message naming the 5th)`,
       value: round(worst),
       unit: 'ms (worst of the queries)',
-      detail: { deadline_ms: DEADLINE_MS, over_deadline_ms: round(worst - DEADLINE_MS), each_ms: times.map((t) => round(t)).join(', '), message: 'carrier_unavailable naming the account' },
-      target: 'the answer at the deadline, not later (≤ deadline + 5 ms, the fan-out\'s overhead goal)',
+      detail: {
+        deadline_ms: DEADLINE_MS,
+        over_deadline_ms: round(worst - DEADLINE_MS),
+        each_ms: times.map((t) => round(t)).join(', '),
+        message: 'carrier_unavailable naming the account',
+      },
+      target: "the answer at the deadline, not later (≤ deadline + 5 ms, the fan-out's overhead goal)",
       met: judge(worst >= DEADLINE_MS && worst < DEADLINE_MS + 5),
     });
   } finally {

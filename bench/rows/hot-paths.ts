@@ -24,7 +24,12 @@ export async function hotPathFixtures(ctx: Context): Promise<HotPathFixtures> {
   return { orderId: order.id, payloads: { health, rates } };
 }
 
-export function throughputRow(name: string, r: Throughput, anchor: { name: string; result: Throughput }, goal?: { ratio: number; p99?: number }): Omit<Row, 'engine' | 'key'> {
+export function throughputRow(
+  name: string,
+  r: Throughput,
+  anchor: { name: string; result: Throughput },
+  goal?: { ratio: number; p99?: number },
+): Omit<Row, 'engine' | 'key'> {
   const ratio = r.rps / anchor.result.rps;
   return {
     name,
@@ -70,7 +75,15 @@ export async function hotPathRows(ctx: Context, fx: HotPathFixtures, want: (key:
     const rateJob = { url: `${service.base}/v1/rates/query`, method: 'POST', headers: tenant.headers };
     const plain = await throughput({ ...rateJob, body: JSON.stringify(RATE_BODY) }, pid);
     const withOptions = await throughput({ ...rateJob, body: JSON.stringify(RATE_BODY_WITH_OPTIONS) }, pid);
-    ctx.add({ key: 'rates-options', ...throughputRow('POST /v1/rates/query with options (adult signature, insurance, a reference) beside none', withOptions, { name: 'no options', result: plain }, { ratio: 0.9 }) });
+    ctx.add({
+      key: 'rates-options',
+      ...throughputRow(
+        'POST /v1/rates/query with options (adult signature, insurance, a reference) beside none',
+        withOptions,
+        { name: 'no options', result: plain },
+        { ratio: 0.9 },
+      ),
+    });
   }
 
   if (want('rates') || want('rates-new')) {

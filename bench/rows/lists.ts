@@ -44,7 +44,8 @@ export async function listRows(ctx: Context): Promise<void> {
 
     // Both pages read for a while, one request at a time, after a warm-up (statement, caches;
     // on PGlite the service has just restarted around the seeding).
-    const measure = (url: string) => latency([{ url: `${service.base}${url}`, headers }], { warmupFor: WARMUP, repeatFor: Math.max(1, DURATION / 2) }, service.pid);
+    const measure = (url: string) =>
+      latency([{ url: `${service.base}${url}`, headers }], { warmupFor: WARMUP, repeatFor: Math.max(1, DURATION / 2) }, service.pid);
     first[size] = await measure('/v1/orders?limit=20');
     deep[size] = await measure(`/v1/orders?limit=20&cursor=${seededOrderCursor(Math.floor(size * 0.9), base)}`);
     for (const [kind, results] of [
@@ -64,7 +65,9 @@ export async function listRows(ctx: Context): Promise<void> {
         detail: { p99_ms: r.p99, mean_ms: r.mean, reads: r.n, ...(kind === 'first' ? { seeding: seedNote } : {}) },
         anchor: compared ? { name: `same page at ${label(sizes[0])}`, value: smallest.p50, unit: 'ms p50' } : undefined,
         ratio: compared ? round(r.p50 / smallest.p50) : undefined,
-        target: compared ? `flat from ${label(sizes[0])} to ${label(size)}: p50 ≤ ${FLAT.factor}× the ${label(sizes[0])} p50 + ${FLAT.slackMs} ms` : `baseline of "list page latency flat from 10k to 1M rows"`,
+        target: compared
+          ? `flat from ${label(sizes[0])} to ${label(size)}: p50 ≤ ${FLAT.factor}× the ${label(sizes[0])} p50 + ${FLAT.slackMs} ms`
+          : `baseline of "list page latency flat from 10k to 1M rows"`,
         met: compared ? judge(flat) : null,
       });
     }

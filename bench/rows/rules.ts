@@ -26,8 +26,20 @@ const BATCH_WARMUP = QUICK ? 5 : 50;
 
 const RULES = [
   { name: 'Holidays: fastest (off)', priority: 5, enabled: false, when: {}, then: { choose: 'fastest' } },
-  { name: 'Never DHL to Canada', priority: 10, enabled: true, when: { destination_countries: ['CA'] }, then: { exclude_carriers: ['dhl_express'], choose: 'cheapest' } },
-  { name: 'Over 10 lb: UPS Ground', priority: 20, enabled: true, when: { weight_oz: { min: 160 } }, then: { only_services: ['ups_ground'], choose: 'cheapest' } },
+  {
+    name: 'Never DHL to Canada',
+    priority: 10,
+    enabled: true,
+    when: { destination_countries: ['CA'] },
+    then: { exclude_carriers: ['dhl_express'], choose: 'cheapest' },
+  },
+  {
+    name: 'Over 10 lb: UPS Ground',
+    priority: 20,
+    enabled: true,
+    when: { weight_oz: { min: 160 } },
+    then: { only_services: ['ups_ground'], choose: 'cheapest' },
+  },
   {
     name: 'Fragile: no ground service, best value',
     priority: 30,
@@ -75,7 +87,8 @@ async function withRules(ctx: Context, fn: (matching: { id: string; name: string
 /** What the rules choose for an order (without buying); it must be the matching rule's choice. */
 async function ruleChoice(ctx: Context, orderId: string, matching: { id: string }): Promise<Selection> {
   const selection: Selection = await ctx.service.call('POST', '/v1/shipping-rules/evaluate', { order_id: orderId }, ctx.tenant.headers);
-  if (selection.rule_id !== matching.id) throw new Error(`the bench's order was not chosen for by "${MATCHING.name}": ${JSON.stringify(selection).slice(0, 500)}`);
+  if (selection.rule_id !== matching.id)
+    throw new Error(`the bench's order was not chosen for by "${MATCHING.name}": ${JSON.stringify(selection).slice(0, 500)}`);
   return selection;
 }
 
@@ -84,11 +97,17 @@ async function ruleChoice(ctx: Context, orderId: string, matching: { id: string 
  * rule's choice (their selection names it), the others by the named service (no selection).
  */
 async function checkNewest(ctx: Context, count: number, ruled: (orderId: string) => boolean, matching: { id: string }): Promise<void> {
-  const page: { data: { order_id: string; selection: Selection | null }[] } = await ctx.service.call('GET', `/v1/shipments?limit=${count}`, undefined, ctx.tenant.headers);
+  const page: { data: { order_id: string; selection: Selection | null }[] } = await ctx.service.call(
+    'GET',
+    `/v1/shipments?limit=${count}`,
+    undefined,
+    ctx.tenant.headers,
+  );
   if (!page.data.some((s) => ruled(s.order_id))) throw new Error(`none of the newest ${count} shipments was bought with the rules`);
   for (const s of page.data) {
     const ok = ruled(s.order_id) ? s.selection?.rule_id === matching.id : s.selection === null;
-    if (!ok) throw new Error(`shipment of ${s.order_id} (${ruled(s.order_id) ? 'rules' : 'explicit'}) has selection ${JSON.stringify(s.selection).slice(0, 500)}`);
+    if (!ok)
+      throw new Error(`shipment of ${s.order_id} (${ruled(s.order_id) ? 'rules' : 'explicit'}) has selection ${JSON.stringify(s.selection).slice(0, 500)}`);
   }
 }
 
@@ -144,8 +163,14 @@ export async function rulesBatchRow(ctx: Context): Promise<void> {
     // BATCH_WARMUP of each kind go to a warm-up batch of that kind, not counted.
     // Imported as two batches each: a batch holds at most 10,000 items.
     const ordersOf = async (from: number, ref: string) => {
-      const warm = await importOrders(ctx, Array.from({ length: BATCH_WARMUP }, (_, i) => distinctWeightOrder(from + i, ref)));
-      const counted = await importOrders(ctx, Array.from({ length: items }, (_, i) => distinctWeightOrder(from + BATCH_WARMUP + i, ref)));
+      const warm = await importOrders(
+        ctx,
+        Array.from({ length: BATCH_WARMUP }, (_, i) => distinctWeightOrder(from + i, ref)),
+      );
+      const counted = await importOrders(
+        ctx,
+        Array.from({ length: items }, (_, i) => distinctWeightOrder(from + BATCH_WARMUP + i, ref)),
+      );
       return { orderIds: [...warm.orderIds, ...counted.orderIds] };
     };
     const explicitOrders = await ordersOf(0, 'bench-rules-explicit');
@@ -158,8 +183,12 @@ export async function rulesBatchRow(ctx: Context): Promise<void> {
     const explicit = await batch(explicitOrders.orderIds.slice(BATCH_WARMUP), selection.chosen);
     const ruled = await batch(ruledOrders.orderIds.slice(BATCH_WARMUP));
     // A batch whose items failed measures less than the work: no comparison of it.
-    for (const [kind, { batch: b }] of [['explicit', explicit], ['rules', ruled]] as const) {
-      if (b.status !== 'completed' || b.counts.failed > 0) throw new Error(`the ${kind} purchase_labels batch ended ${b.status} with ${b.counts.failed} of ${b.counts.total} failed`);
+    for (const [kind, { batch: b }] of [
+      ['explicit', explicit],
+      ['rules', ruled],
+    ] as const) {
+      if (b.status !== 'completed' || b.counts.failed > 0)
+        throw new Error(`the ${kind} purchase_labels batch ended ${b.status} with ${b.counts.failed} of ${b.counts.total} failed`);
     }
     const ruledSet = new Set(ruledOrders.orderIds);
     await checkNewest(ctx, 4, (id) => ruledSet.has(id), matching);

@@ -8,7 +8,12 @@ import { stop } from '../lib/proc.js';
 import { pointSelectAnchor, throughputRow } from './hot-paths.js';
 
 /** Creates `count` shippable orders (`make`'s, default shippableOrder) through the API, a few at a time. */
-export async function createOrders(ctx: Context, count: number, prefix: string, make: (i: number, prefix: string) => unknown = shippableOrder): Promise<string[]> {
+export async function createOrders(
+  ctx: Context,
+  count: number,
+  prefix: string,
+  make: (i: number, prefix: string) => unknown = shippableOrder,
+): Promise<string[]> {
   const ids: string[] = new Array(count);
   const next = { i: 0 };
   await Promise.all(

@@ -24,11 +24,27 @@ describe('purchaseForStage', () => {
     for (let i = 0; i < 7 * 48; i++) {
       const now = new Date(monday + i * 1_800_000);
       // As bought now: promised that many days out.
-      const journey = { purchased_at: now.toISOString(), estimated_delivery_date: new Date(now.getTime() + promisedDays * 86_400_000).toISOString().slice(0, 10), ship_from: sf, ship_to: ny, sandbox: { time_scale: 1, scenario } };
+      const journey = {
+        purchased_at: now.toISOString(),
+        estimated_delivery_date: new Date(now.getTime() + promisedDays * 86_400_000).toISOString().slice(0, 10),
+        ship_from: sf,
+        ship_to: ny,
+        sandbox: { time_scale: 1, scenario },
+      };
       const found = purchaseForStage(journey, target, now);
       expect(found, `${target} at ${now.toISOString()}`).toBeDefined();
       expect(new Date(found!.purchased_at).getTime()).toBeLessThan(now.getTime());
-      const read = trackAt({ carrier_name: 'USPS', purchased_at: found!.purchased_at, estimated_delivery_date: found!.estimated_delivery_date, ship_from: sf, ship_to: ny, sandbox: { time_scale: found!.time_scale, scenario } }, now.toISOString());
+      const read = trackAt(
+        {
+          carrier_name: 'USPS',
+          purchased_at: found!.purchased_at,
+          estimated_delivery_date: found!.estimated_delivery_date,
+          ship_from: sf,
+          ship_to: ny,
+          sandbox: { time_scale: found!.time_scale, scenario },
+        },
+        now.toISOString(),
+      );
       expect(read.status, now.toISOString()).toBe(target);
     }
   });

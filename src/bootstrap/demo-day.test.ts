@@ -126,7 +126,11 @@ describe('the demo webhook endpoint where private targets are allowed (WEBHOOK_A
     const other = await buildTestApp({ config: { webhookAllowPrivateTargets: true } });
     const seed = (await seedDemoIfEmpty(other))!;
     await seedDemoDay(other, seed);
-    const res = await other.inject({ method: 'GET', url: '/v1/webhooks', headers: { authorization: `Bearer ${seed.apiKey}`, 'x-service-workspace': seed.workspaceId } });
+    const res = await other.inject({
+      method: 'GET',
+      url: '/v1/webhooks',
+      headers: { authorization: `Bearer ${seed.apiKey}`, 'x-service-workspace': seed.workspaceId },
+    });
     expect(res.json().data.map((e: { url: string }) => e.url)).toEqual(['http://127.0.0.1:9/demo-webhooks']);
   });
 });

@@ -14,7 +14,10 @@ import type { Address, SandboxOptions, TrackingStatus } from '../carriers/types.
  * backdating a few purchases so the simulated tracking has moved on, and the dead letter.
  * The batch and the manifest finish on the job workers a moment later, as they would for a user.
  */
-export async function seedDemoDay(app: FastifyInstance, demo: { workspaceId: string; apiKey: string; email: string; password: string }): Promise<DemoDaySummary> {
+export async function seedDemoDay(
+  app: FastifyInstance,
+  demo: { workspaceId: string; apiKey: string; email: string; password: string },
+): Promise<DemoDaySummary> {
   const system = { type: 'system' as const, id: null };
   const meta = { requestId: 'seed' };
   const workspaceId = demo.workspaceId;
@@ -40,7 +43,16 @@ interface Json {
   [key: string]: unknown;
 }
 
-const ORIGIN = { name: 'Demo Store', company: 'Demo Store', street1: '1 Market St', city: 'San Francisco', state: 'CA', postal_code: '94105', country: 'US', phone: '+1 415 555 0100' };
+const ORIGIN = {
+  name: 'Demo Store',
+  company: 'Demo Store',
+  street1: '1 Market St',
+  city: 'San Francisco',
+  state: 'CA',
+  postal_code: '94105',
+  country: 'US',
+  phone: '+1 415 555 0100',
+};
 
 /** US customers: real, well-formed addresses so address checks pass. */
 const CUSTOMERS = [
@@ -88,7 +100,9 @@ async function buildDay(app: FastifyInstance, demo: { workspaceId: string; apiKe
 
   // 2. Orders: a few dozen, each with one or two lines.
   let orderCount = 0;
-  const createOrder = async (opts: { customer?: number; notes?: string; ship_to?: Json; customs?: Json; lines?: Json[]; parcel?: Json; requested_service?: string } = {}): Promise<string> => {
+  const createOrder = async (
+    opts: { customer?: number; notes?: string; ship_to?: Json; customs?: Json; lines?: Json[]; parcel?: Json; requested_service?: string } = {},
+  ): Promise<string> => {
     const n = orderCount++;
     const c = CUSTOMERS[(opts.customer ?? n) % CUSTOMERS.length];
     const p = PRODUCTS[n % PRODUCTS.length];
@@ -139,14 +153,25 @@ async function buildDay(app: FastifyInstance, demo: { workspaceId: string; apiKe
     { shipment: await buy(await createOrder(), 'usps_ground_advantage'), target: 'delivered' },
     { shipment: await buy(await createOrder(), 'ups_ground'), target: 'delivered' },
     // The order note's SANDBOX:exception makes the simulated carrier fail the delivery.
-    { shipment: await buy(await createOrder({ notes: 'Customer says the unit number is missing. SANDBOX:exception' }), 'fedex_home_delivery'), target: 'failure' },
+    {
+      shipment: await buy(await createOrder({ notes: 'Customer says the unit number is missing. SANDBOX:exception' }), 'fedex_home_delivery'),
+      target: 'failure',
+    },
   ];
 
   // 4. International: US → GB, two items, declared on the order; DHL Express issues the
   //    commercial invoice, listed under the shipment's documents.
   const londonOrder = await createOrder({
     parcel: { weight_oz: 40, length_in: 14, width_in: 10, height_in: 6 },
-    ship_to: { name: 'Ada Byron', street1: '10 Downing St', city: 'London', postal_code: 'SW1A 2AA', country: 'GB', phone: '+44 20 7946 0000', email: 'ada.byron@example.com' },
+    ship_to: {
+      name: 'Ada Byron',
+      street1: '10 Downing St',
+      city: 'London',
+      postal_code: 'SW1A 2AA',
+      country: 'GB',
+      phone: '+44 20 7946 0000',
+      email: 'ada.byron@example.com',
+    },
     lines: [
       { sku: 'TEE-M', name: 'Cotton T-shirt, M', quantity: 2, unit_price: { amount: 2400, currency: 'USD' }, weight_oz: 6, hs_tariff_number: '6109.10' },
       { sku: 'HOOD-L', name: 'Hoodie, L', quantity: 1, unit_price: { amount: 5200, currency: 'USD' }, weight_oz: 22, hs_tariff_number: '6110.20' },
@@ -158,8 +183,24 @@ async function buildDay(app: FastifyInstance, demo: { workspaceId: string; apiKe
       eel_pfc: 'NOEEI 30.37(a)',
       signer: 'Demo Store',
       items: [
-        { description: 'Cotton T-shirt', quantity: 2, unit_value: { amount: 2400, currency: 'USD' }, weight_oz: 6, hs_tariff_number: '6109.10', origin_country: 'US', sku: 'TEE-M' },
-        { description: 'Cotton hoodie', quantity: 1, unit_value: { amount: 5200, currency: 'USD' }, weight_oz: 22, hs_tariff_number: '6110.20', origin_country: 'PT', sku: 'HOOD-L' },
+        {
+          description: 'Cotton T-shirt',
+          quantity: 2,
+          unit_value: { amount: 2400, currency: 'USD' },
+          weight_oz: 6,
+          hs_tariff_number: '6109.10',
+          origin_country: 'US',
+          sku: 'TEE-M',
+        },
+        {
+          description: 'Cotton hoodie',
+          quantity: 1,
+          unit_value: { amount: 5200, currency: 'USD' },
+          weight_oz: 22,
+          hs_tariff_number: '6110.20',
+          origin_country: 'PT',
+          sku: 'HOOD-L',
+        },
       ],
     },
   });
@@ -167,7 +208,10 @@ async function buildDay(app: FastifyInstance, demo: { workspaceId: string; apiKe
 
   // 5. End of day: the USPS labels of today on a manifest (SCAN form), the UPS ones picked up.
   const manifest = await call('POST', '/v1/manifests', { carrier: 'usps', shipment_ids: fresh.usps.map((s) => s.id) });
-  const pickup = await bookPickup(call, fresh.ups.map((s) => s.id as string));
+  const pickup = await bookPickup(
+    call,
+    fresh.ups.map((s) => s.id as string),
+  );
 
   // 6. A label bought by mistake and voided: its refund is submitted (decided by the carrier later).
   const voided = await buy(await createOrder(), 'ups_2nd_day_air');
@@ -186,7 +230,12 @@ async function buildDay(app: FastifyInstance, demo: { workspaceId: string; apiKe
   // 9. A customer sends back the first delivered parcel: a pay-on-scan return label (FedEx
   //    Ground, since the store is a business address; Home Delivery serves homes only).
   const delivered = journeys.find((j) => j.target === 'delivered')!.shipment;
-  await call('POST', `/v1/shipments/${delivered.id as string}/return`, { service_code: 'fedex_ground', charge: 'on_scan', rma_number: 'RMA-1001', reason: 'Wrong size' });
+  await call('POST', `/v1/shipments/${delivered.id as string}/return`, {
+    service_code: 'fedex_ground',
+    charge: 'on_scan',
+    rma_number: 'RMA-1001',
+    reason: 'Wrong size',
+  });
 
   // Archived: an old cancelled order tidied away.
   await call('POST', `/api/admin/orders/${cancelled[0]}/archive`, undefined, { admin: true });
@@ -219,7 +268,11 @@ async function createWebhook(app: FastifyInstance, call: Call): Promise<Json> {
   const body = { description: 'Demo endpoint (nothing listens here, so deliveries fail and are retried)', events: ['*'] };
   if (app.deps.config.webhookAllowPrivateTargets) return call('POST', '/v1/webhooks', { ...body, url: target });
   const created = await call('POST', '/v1/webhooks', { ...body, url: 'https://webhooks.example.com/demo' });
-  await app.deps.db.updateTable('webhook_endpoints').set({ url: target }).where('id', '=', created.id as string).execute();
+  await app.deps.db
+    .updateTable('webhook_endpoints')
+    .set({ url: target })
+    .where('id', '=', created.id as string)
+    .execute();
   return { ...created, url: target };
 }
 
@@ -277,7 +330,14 @@ export function purchaseForStage(
       const purchasedAt = new Date(now.getTime() - backMs);
       const estimated = new Date(promisedMs - (boughtMs - purchasedAt.getTime())).toISOString().slice(0, 10);
       const result = trackAt(
-        { carrier_name: 'Demo', purchased_at: purchasedAt.toISOString(), estimated_delivery_date: estimated, ship_from: journey.ship_from, ship_to: journey.ship_to, sandbox: { ...journey.sandbox, time_scale: scale } },
+        {
+          carrier_name: 'Demo',
+          purchased_at: purchasedAt.toISOString(),
+          estimated_delivery_date: estimated,
+          ship_from: journey.ship_from,
+          ship_to: journey.ship_to,
+          sandbox: { ...journey.sandbox, time_scale: scale },
+        },
         now.toISOString(),
       );
       if (result.status === target) return { purchased_at: purchasedAt.toISOString(), estimated_delivery_date: estimated, time_scale: scale };
@@ -294,11 +354,21 @@ export function purchaseForStage(
  * next tracking refresh (through the API) reads `target`.
  */
 async function backdateToStage(app: FastifyInstance, shipment: Json, target: TrackingStatus, now: Date): Promise<void> {
-  const row = await app.deps.db.selectFrom('shipments').selectAll().where('id', '=', shipment.id as string).executeTakeFirstOrThrow();
+  const row = await app.deps.db
+    .selectFrom('shipments')
+    .selectAll()
+    .where('id', '=', shipment.id as string)
+    .executeTakeFirstOrThrow();
   const sandbox: SandboxOptions = row.sandbox ?? { time_scale: 1, scenario: 'normal' };
   const address = (a: typeof row.ship_to): Address => ({ ...a, postal_code: a.postal_code ?? '' });
   const found = purchaseForStage(
-    { purchased_at: new Date(row.purchased_at).toISOString(), estimated_delivery_date: row.rate.delivery.estimated_delivery_date, ship_from: address(row.ship_from), ship_to: address(row.ship_to), sandbox },
+    {
+      purchased_at: new Date(row.purchased_at).toISOString(),
+      estimated_delivery_date: row.rate.delivery.estimated_delivery_date,
+      ship_from: address(row.ship_from),
+      ship_to: address(row.ship_to),
+      sandbox,
+    },
     target,
     now,
   );
@@ -322,7 +392,11 @@ async function backdateToStage(app: FastifyInstance, shipment: Json, target: Tra
       .where('id', '=', row.id)
       .execute();
     // The order came in shortly before its label was bought.
-    await trx.updateTable('orders').set({ created_at: new Date(new Date(purchasedAt).getTime() - 2 * HOUR_MS).toISOString() }).where('id', '=', row.order_id).execute();
+    await trx
+      .updateTable('orders')
+      .set({ created_at: new Date(new Date(purchasedAt).getTime() - 2 * HOUR_MS).toISOString() })
+      .where('id', '=', row.order_id)
+      .execute();
   });
 }
 
@@ -353,6 +427,9 @@ async function deadLetterOldest(app: FastifyInstance, endpointId: string): Promi
       .set({ status: 'dead', attempt_count: number, next_attempt_at: null, last_attempt_at: at, last_status_code: null, last_error: error, updated_at: at })
       .where('id', '=', oldest.id)
       .execute();
-    await trx.insertInto('webhook_delivery_attempts').values({ delivery_id: oldest.id, number, attempted_at: at, status_code: null, latency_ms: 1, response_body: null, error }).execute();
+    await trx
+      .insertInto('webhook_delivery_attempts')
+      .values({ delivery_id: oldest.id, number, attempted_at: at, status_code: null, latency_ms: 1, response_body: null, error })
+      .execute();
   });
 }

@@ -50,9 +50,13 @@ export async function registerJobHandlers(app: FastifyInstance): Promise<void> {
   });
   await jobs.schedule('integrations.reconcile_due', '* * * * *');
   // Tracking back to the stores: one attempt per job; the service schedules the next one on its ladder.
-  await jobs.work<WriteBackJob>(WRITE_BACK_JOB, async (data) => {
-    await app.services.channelWriteBacks.attempt(data);
-  }, { concurrency: 2 });
+  await jobs.work<WriteBackJob>(
+    WRITE_BACK_JOB,
+    async (data) => {
+      await app.services.channelWriteBacks.attempt(data);
+    },
+    { concurrency: 2 },
+  );
   // Due carrier scans → tracking events, shipment and order status, tracking.updated; return
   // labels charged on their first scan or expired; refunds of voided labels decided.
   await registerShipmentJobs(app.deps, app.services.shipments);

@@ -25,17 +25,47 @@ let usps: FakeUsps;
 const accounts: Record<'ups' | 'fedex' | 'dhl_express' | 'usps', string> = { ups: '', fedex: '', dhl_express: '', usps: '' };
 const SECRET = 'fake-secret-multipiece';
 
-const shipFrom = { name: 'Warehouse', company: 'Acme', street1: '350 5th Ave', city: 'New York', state: 'NY', postal_code: '10118', country: 'US', phone: '+1 212 555 0100' };
-const shipTo = { name: 'Ada Lovelace', street1: '1 Market St', city: 'San Francisco', state: 'CA', postal_code: '94105', country: 'US', phone: '+1 415 555 0100' };
+const shipFrom = {
+  name: 'Warehouse',
+  company: 'Acme',
+  street1: '350 5th Ave',
+  city: 'New York',
+  state: 'NY',
+  postal_code: '10118',
+  country: 'US',
+  phone: '+1 212 555 0100',
+};
+const shipTo = {
+  name: 'Ada Lovelace',
+  street1: '1 Market St',
+  city: 'San Francisco',
+  state: 'CA',
+  postal_code: '94105',
+  country: 'US',
+  phone: '+1 415 555 0100',
+};
 // DHL Express carries no US-to-US parcel: its lane is in Germany.
-const hamburg = { name: 'Lager', company: 'Acme GmbH', street1: 'Am Sandtorkai 1', city: 'Hamburg', postal_code: '20457', country: 'DE', phone: '+49 40 1234567' };
+const hamburg = {
+  name: 'Lager',
+  company: 'Acme GmbH',
+  street1: 'Am Sandtorkai 1',
+  city: 'Hamburg',
+  postal_code: '20457',
+  country: 'DE',
+  phone: '+49 40 1234567',
+};
 const berlin = { name: 'Pat Käufer', street1: 'Invalidenstraße 116', city: 'Berlin', postal_code: '10115', country: 'DE', phone: '+49 30 1234567' };
 const small = { weight_oz: 24, length_in: 10, width_in: 8, height_in: 4 };
 const large = { weight_oz: 80, length_in: 16, width_in: 12, height_in: 10 };
 const third = { weight_oz: 40, length_in: 12, width_in: 12, height_in: 6 };
 
 beforeAll(async () => {
-  [ups, fedex, dhl, usps] = await Promise.all([startFakeUps({ clientSecret: SECRET }), startFakeFedex({ secretKey: SECRET }), startFakeDhl({ apiSecret: SECRET }), startFakeUsps({ clientSecret: SECRET })]);
+  [ups, fedex, dhl, usps] = await Promise.all([
+    startFakeUps({ clientSecret: SECRET }),
+    startFakeFedex({ secretKey: SECRET }),
+    startFakeDhl({ apiSecret: SECRET }),
+    startFakeUsps({ clientSecret: SECRET }),
+  ]);
   app = await buildTestApp({ config: { encryptionKey: randomBytes(32).toString('base64'), carrierAllowBaseUrlOverride: true } });
   t = await createTenant(app);
   const bodies = {
@@ -56,18 +86,44 @@ afterAll(async () => {
 });
 
 async function order(parcels: unknown[], lane: { from: object; to: object } = { from: shipFrom, to: shipTo }): Promise<string> {
-  const res = await app.inject({ method: 'POST', url: '/v1/orders', headers: t.headers, payload: { customer: { name: 'Ada', email: 'ada@example.com' }, ship_to: lane.to, ship_from: lane.from, parcels, line_items: [{ sku: 'MUG-1', name: 'Mug', quantity: 3, unit_price: { amount: 2500, currency: 'USD' }, weight_oz: 12 }] } });
+  const res = await app.inject({
+    method: 'POST',
+    url: '/v1/orders',
+    headers: t.headers,
+    payload: {
+      customer: { name: 'Ada', email: 'ada@example.com' },
+      ship_to: lane.to,
+      ship_from: lane.from,
+      parcels,
+      line_items: [{ sku: 'MUG-1', name: 'Mug', quantity: 3, unit_price: { amount: 2500, currency: 'USD' }, weight_oz: 12 }],
+    },
+  });
   expect(res.statusCode, res.body).toBe(201);
   return res.json().id;
 }
 
 const rate = (account: string, parcels: unknown[], lane: { from: object; to: object } = { from: shipFrom, to: shipTo }) =>
-  app.inject({ method: 'POST', url: '/v1/rates/query', headers: t.headers, payload: { ship_from: lane.from, ship_to: lane.to, parcels, carrier_accounts: [account] } });
+  app.inject({
+    method: 'POST',
+    url: '/v1/rates/query',
+    headers: t.headers,
+    payload: { ship_from: lane.from, ship_to: lane.to, parcels, carrier_accounts: [account] },
+  });
 
 type Shipment = { id: string; tracking_number: string; packages: { tracking_number: string; parcel: unknown }[] };
 
 async function buy(carrier: keyof typeof accounts, serviceCode: string, labelFormat = 'pdf_4x6', lane?: { from: object; to: object }): Promise<Shipment> {
-  const res = await app.inject({ method: 'POST', url: '/v1/shipments', headers: t.headers, payload: { order_id: await order([small, large, third], lane), service_code: serviceCode, carrier_account_id: accounts[carrier], label_format: labelFormat } });
+  const res = await app.inject({
+    method: 'POST',
+    url: '/v1/shipments',
+    headers: t.headers,
+    payload: {
+      order_id: await order([small, large, third], lane),
+      service_code: serviceCode,
+      carrier_account_id: accounts[carrier],
+      label_format: labelFormat,
+    },
+  });
   expect(res.statusCode, res.body).toBe(201);
   return res.json();
 }
@@ -141,14 +197,14 @@ describe('multi-piece through the api drivers', () => {
     expect(fedex.violations).toEqual([]);
   });
 
-  it('FedEx ZPL: the label file is each package\'s ZPL one after the other', async () => {
+  it("FedEx ZPL: the label file is each package's ZPL one after the other", async () => {
     const shipment = await buy('fedex', 'fedex_ground', 'zpl_4x6');
     const res = await app.inject({ method: 'GET', url: `/v1/shipments/${shipment.id}/label`, headers: t.headers });
     expect(res.statusCode).toBe(200);
     expect(res.body.match(/\^XA/g)).toHaveLength(3);
   });
 
-  it('DHL Express: content.packages[], the waybill and each piece\'s number, a page per package', async () => {
+  it("DHL Express: content.packages[], the waybill and each piece's number, a page per package", async () => {
     dhl.reset();
     const quote = await rate(accounts.dhl_express, [small, large], { from: hamburg, to: berlin });
     expect(quote.statusCode, quote.body).toBe(200);
@@ -195,7 +251,12 @@ describe('multi-piece through the api drivers', () => {
     expect(body.messages.length).toBeGreaterThan(0);
     for (const m of body.messages) expect(m).toMatchObject({ carrier_account_id: accounts.usps, code: 'option_unavailable', option: 'parcels' });
     const labelsBefore = usps.count('label');
-    const res = await app.inject({ method: 'POST', url: '/v1/shipments', headers: t.headers, payload: { order_id: await order([small, large]), service_code: 'usps_ground_advantage', carrier_account_id: accounts.usps } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/v1/shipments',
+      headers: t.headers,
+      payload: { order_id: await order([small, large]), service_code: 'usps_ground_advantage', carrier_account_id: accounts.usps },
+    });
     expect(res.statusCode, res.body).toBe(422);
     expect(res.json()).toMatchObject({ code: 'option_unavailable', details: [{ field: 'parcels', option: 'parcels' }] });
     expect(usps.count('label')).toBe(labelsBefore);
@@ -203,11 +264,21 @@ describe('multi-piece through the api drivers', () => {
 });
 
 describe("carriers' own packaging through the api drivers", () => {
-  it('GET /v1/carrier-packages lists each carrier\'s packaging with the services that price it flat', async () => {
+  it("GET /v1/carrier-packages lists each carrier's packaging with the services that price it flat", async () => {
     const res = await app.inject({ method: 'GET', url: '/v1/carrier-packages', headers: t.headers });
     expect(res.statusCode).toBe(200);
     const ids = res.json().data.map((p: { id: string }) => p.id);
-    expect(ids).toEqual(expect.arrayContaining(['ups_letter', 'ups_pak', 'fedex_envelope', 'fedex_pak', 'dhl_express_flyer', 'usps_flat_rate_envelope', 'usps_medium_flat_rate_box']));
+    expect(ids).toEqual(
+      expect.arrayContaining([
+        'ups_letter',
+        'ups_pak',
+        'fedex_envelope',
+        'fedex_pak',
+        'dhl_express_flyer',
+        'usps_flat_rate_envelope',
+        'usps_medium_flat_rate_box',
+      ]),
+    );
   });
 
   it('a USPS flat rate envelope: priced flat by the USPS account; the UPS account is not asked, its services unavailable', async () => {
@@ -217,34 +288,78 @@ describe("carriers' own packaging through the api drivers", () => {
       method: 'POST',
       url: '/v1/rates/query',
       headers: t.headers,
-      payload: { ship_from: shipFrom, ship_to: shipTo, parcel: { package_id: 'usps_flat_rate_envelope', weight_oz: 48 }, carrier_accounts: [accounts.usps, accounts.ups] },
+      payload: {
+        ship_from: shipFrom,
+        ship_to: shipTo,
+        parcel: { package_id: 'usps_flat_rate_envelope', weight_oz: 48 },
+        carrier_accounts: [accounts.usps, accounts.ups],
+      },
     });
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json();
     const priority = body.data.find((o: { service_code: string }) => o.service_code === 'usps_priority_mail');
     expect(priority).toMatchObject({ carrier_account_id: accounts.usps, price: { amount: FAKE_USPS_FLAT_RATES.PRIORITY_MAIL!.FE } });
     expect(body.data.some((o: { carrier: string }) => o.carrier === 'ups')).toBe(false);
-    expect(body.unavailable).toContainEqual({ carrier: 'ups', service_code: 'ups_ground', reason: "UPS does not carry another carrier's packaging (usps_flat_rate_envelope)" });
+    expect(body.unavailable).toContainEqual({
+      carrier: 'ups',
+      service_code: 'ups_ground',
+      reason: "UPS does not carry another carrier's packaging (usps_flat_rate_envelope)",
+    });
     expect(ups.count('rates')).toBe(0);
     expect(usps.violations).toEqual([]);
   });
 
   it('a FedEx Envelope bought by 2Day: sent as FEDEX_ENVELOPE with One Rate, charged the flat price', async () => {
     fedex.reset();
-    const orderRes = await app.inject({ method: 'POST', url: '/v1/orders', headers: t.headers, payload: { customer: { name: 'Ada', email: 'ada@example.com' }, ship_to: shipTo, ship_from: shipFrom, parcel: { package_id: 'fedex_envelope', weight_oz: 8 }, line_items: [{ sku: 'DOC-1', name: 'Contract', quantity: 1, unit_price: { amount: 100, currency: 'USD' }, weight_oz: 8 }] } });
+    const orderRes = await app.inject({
+      method: 'POST',
+      url: '/v1/orders',
+      headers: t.headers,
+      payload: {
+        customer: { name: 'Ada', email: 'ada@example.com' },
+        ship_to: shipTo,
+        ship_from: shipFrom,
+        parcel: { package_id: 'fedex_envelope', weight_oz: 8 },
+        line_items: [{ sku: 'DOC-1', name: 'Contract', quantity: 1, unit_price: { amount: 100, currency: 'USD' }, weight_oz: 8 }],
+      },
+    });
     expect(orderRes.statusCode, orderRes.body).toBe(201);
-    const res = await app.inject({ method: 'POST', url: '/v1/shipments', headers: t.headers, payload: { order_id: orderRes.json().id, service_code: 'fedex_2day', carrier_account_id: accounts.fedex } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/v1/shipments',
+      headers: t.headers,
+      payload: { order_id: orderRes.json().id, service_code: 'fedex_2day', carrier_account_id: accounts.fedex },
+    });
     expect(res.statusCode, res.body).toBe(201);
     expect(res.json().price.amount).toBe(FAKE_FEDEX_ONE_RATE.FEDEX_ENVELOPE!.FEDEX_2_DAY);
-    expect(fedex.lastBody('ship').requestedShipment).toMatchObject({ packagingType: 'FEDEX_ENVELOPE', shipmentSpecialServices: { specialServiceTypes: ['FEDEX_ONE_RATE'] } });
+    expect(fedex.lastBody('ship').requestedShipment).toMatchObject({
+      packagingType: 'FEDEX_ENVELOPE',
+      shipmentSpecialServices: { specialServiceTypes: ['FEDEX_ONE_RATE'] },
+    });
     expect(fedex.violations).toEqual([]);
   });
 
   it("another carrier's packaging bought through an api account: 422 no_rates, the carrier never asked", async () => {
     ups.reset();
-    const orderRes = await app.inject({ method: 'POST', url: '/v1/orders', headers: t.headers, payload: { customer: { name: 'Ada', email: 'ada@example.com' }, ship_to: shipTo, ship_from: shipFrom, parcel: { package_id: 'fedex_pak', weight_oz: 20 }, line_items: [{ sku: 'A', name: 'A', quantity: 1, unit_price: { amount: 100, currency: 'USD' }, weight_oz: 20 }] } });
+    const orderRes = await app.inject({
+      method: 'POST',
+      url: '/v1/orders',
+      headers: t.headers,
+      payload: {
+        customer: { name: 'Ada', email: 'ada@example.com' },
+        ship_to: shipTo,
+        ship_from: shipFrom,
+        parcel: { package_id: 'fedex_pak', weight_oz: 20 },
+        line_items: [{ sku: 'A', name: 'A', quantity: 1, unit_price: { amount: 100, currency: 'USD' }, weight_oz: 20 }],
+      },
+    });
     expect(orderRes.statusCode, orderRes.body).toBe(201);
-    const res = await app.inject({ method: 'POST', url: '/v1/shipments', headers: t.headers, payload: { order_id: orderRes.json().id, service_code: 'ups_ground', carrier_account_id: accounts.ups } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/v1/shipments',
+      headers: t.headers,
+      payload: { order_id: orderRes.json().id, service_code: 'ups_ground', carrier_account_id: accounts.ups },
+    });
     expect(res.statusCode, res.body).toBe(422);
     expect(res.json()).toMatchObject({ code: 'no_rates', details: [{ field: 'parcel.package_id' }] });
     expect(ups.count('ship')).toBe(0);

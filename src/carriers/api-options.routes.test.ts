@@ -22,7 +22,16 @@ let usps: FakeUsps;
 const others: Record<'fedex' | 'dhl_express' | 'usps', string> = { fedex: '', dhl_express: '', usps: '' };
 const SECRET = 'fake-client-secret-options';
 
-const shipFrom = { name: 'Warehouse', company: 'Acme', street1: '350 5th Ave', city: 'New York', state: 'NY', postal_code: '10118', country: 'US', phone: '+1 212 555 0100' };
+const shipFrom = {
+  name: 'Warehouse',
+  company: 'Acme',
+  street1: '350 5th Ave',
+  city: 'New York',
+  state: 'NY',
+  postal_code: '10118',
+  country: 'US',
+  phone: '+1 212 555 0100',
+};
 const shipTo = { name: 'Ada Lovelace', street1: '1 Market St', city: 'San Francisco', state: 'CA', postal_code: '94105', country: 'US' };
 const parcel = { weight_oz: 30, length_in: 10, width_in: 8, height_in: 4 };
 
@@ -56,7 +65,18 @@ afterAll(async () => {
 });
 
 async function order(lane: { from: object; to: object } = { from: shipFrom, to: shipTo }): Promise<string> {
-  const res = await app.inject({ method: 'POST', url: '/v1/orders', headers: t.headers, payload: { customer: { name: 'Ada', email: 'ada@example.com' }, ship_to: lane.to, ship_from: lane.from, parcel, line_items: [{ sku: 'W-1', name: 'Widget', quantity: 1, unit_price: { amount: 2500, currency: 'USD' }, weight_oz: 20 }] } });
+  const res = await app.inject({
+    method: 'POST',
+    url: '/v1/orders',
+    headers: t.headers,
+    payload: {
+      customer: { name: 'Ada', email: 'ada@example.com' },
+      ship_to: lane.to,
+      ship_from: lane.from,
+      parcel,
+      line_items: [{ sku: 'W-1', name: 'Widget', quantity: 1, unit_price: { amount: 2500, currency: 'USD' }, weight_oz: 20 }],
+    },
+  });
   expect(res.statusCode, res.body).toBe(201);
   return res.json().id;
 }
@@ -75,13 +95,17 @@ describe('shipment options through an api carrier account', () => {
     const body = res.json();
     const air = body.data.find((o: { service_code: string }) => o.service_code === 'ups_2nd_day_air');
     expect(air.carrier_account_id).toBe(accountId);
-    expect(air.surcharges).toEqual(expect.arrayContaining([
-      { code: 'adult_signature', amount: { amount: FAKE_UPS_OPTION_CHARGES.adult_signature, currency: 'USD' } },
-      { code: 'saturday_delivery', amount: { amount: FAKE_UPS_OPTION_CHARGES.saturday_delivery, currency: 'USD' } },
-    ]));
+    expect(air.surcharges).toEqual(
+      expect.arrayContaining([
+        { code: 'adult_signature', amount: { amount: FAKE_UPS_OPTION_CHARGES.adult_signature, currency: 'USD' } },
+        { code: 'saturday_delivery', amount: { amount: FAKE_UPS_OPTION_CHARGES.saturday_delivery, currency: 'USD' } },
+      ]),
+    );
     // UPS Ground does not deliver on Saturdays (its options table): dropped, said why.
     expect(body.data.some((o: { service_code: string }) => o.service_code === 'ups_ground')).toBe(false);
-    expect(body.messages).toContainEqual(expect.objectContaining({ carrier_account_id: accountId, service_code: 'ups_ground', code: 'option_unavailable', option: 'saturday_delivery' }));
+    expect(body.messages).toContainEqual(
+      expect.objectContaining({ carrier_account_id: accountId, service_code: 'ups_ground', code: 'option_unavailable', option: 'saturday_delivery' }),
+    );
     const sent = JSON.parse(ups.requests.find((r) => r.operation === 'rates')!.body).RateRequest.Shipment;
     expect(sent.Package[0].PackageServiceOptions).toEqual({ DeliveryConfirmation: { DCISType: '3' } });
     expect(ups.violations).toEqual([]);
@@ -93,20 +117,33 @@ describe('shipment options through an api carrier account', () => {
       method: 'POST',
       url: '/v1/shipments',
       headers: t.headers,
-      payload: { order_id: await order(), service_code: 'ups_2nd_day_air', carrier_account_id: accountId, options: { signature: 'standard', insurance: { amount: { amount: 30_000, currency: 'USD' } }, references: ['PO-77'] } },
+      payload: {
+        order_id: await order(),
+        service_code: 'ups_2nd_day_air',
+        carrier_account_id: accountId,
+        options: { signature: 'standard', insurance: { amount: { amount: 30_000, currency: 'USD' } }, references: ['PO-77'] },
+      },
     });
     expect(res.statusCode, res.body).toBe(201);
     expect(res.json().options).toMatchObject({ signature: 'standard', insurance: { amount: { amount: 30_000, currency: 'USD' } }, references: ['PO-77'] });
     expect(res.json().rate.surcharges).toContainEqual({ code: 'signature', amount: { amount: FAKE_UPS_OPTION_CHARGES.signature, currency: 'USD' } });
     const pkg = lastShip().Package[0];
-    expect(pkg.PackageServiceOptions).toEqual({ DeliveryConfirmation: { DCISType: '2' }, DeclaredValue: { Type: { Code: '01' }, CurrencyCode: 'USD', MonetaryValue: '300.00' } });
+    expect(pkg.PackageServiceOptions).toEqual({
+      DeliveryConfirmation: { DCISType: '2' },
+      DeclaredValue: { Type: { Code: '01' }, CurrencyCode: 'USD', MonetaryValue: '300.00' },
+    });
     expect(pkg.ReferenceNumber[0]).toEqual({ Value: 'PO-77' });
     expect(ups.violations).toEqual([]);
   });
 
   it('an option the service does not offer: 422 option_unavailable, UPS never asked', async () => {
     ups.reset();
-    const res = await app.inject({ method: 'POST', url: '/v1/shipments', headers: t.headers, payload: { order_id: await order(), service_code: 'ups_ground', carrier_account_id: accountId, options: { saturday_delivery: true } } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/v1/shipments',
+      headers: t.headers,
+      payload: { order_id: await order(), service_code: 'ups_ground', carrier_account_id: accountId, options: { saturday_delivery: true } },
+    });
     expect(res.statusCode, res.body).toBe(422);
     expect(res.json()).toMatchObject({ code: 'option_unavailable', details: [{ field: 'options.saturday_delivery', option: 'saturday_delivery' }] });
     expect(ups.count('ship')).toBe(0);
@@ -114,8 +151,16 @@ describe('shipment options through an api carrier account', () => {
 
   it("UPS refusing an option: 422 carrier_rejected with UPS's message", async () => {
     ups.reset();
-    ups.queue('ship', { status: 400, body: { response: { errors: [{ code: '120541', message: 'Delivery Confirmation Adult Signature Required is not available for the destination.' }] } } });
-    const res = await app.inject({ method: 'POST', url: '/v1/shipments', headers: t.headers, payload: { order_id: await order(), service_code: 'ups_2nd_day_air', carrier_account_id: accountId, options: { signature: 'adult' } } });
+    ups.queue('ship', {
+      status: 400,
+      body: { response: { errors: [{ code: '120541', message: 'Delivery Confirmation Adult Signature Required is not available for the destination.' }] } },
+    });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/v1/shipments',
+      headers: t.headers,
+      payload: { order_id: await order(), service_code: 'ups_2nd_day_air', carrier_account_id: accountId, options: { signature: 'adult' } },
+    });
     expect(res.statusCode, res.body).toBe(422);
     expect(res.json()).toMatchObject({
       code: 'carrier_rejected',
@@ -128,11 +173,20 @@ describe('shipment options through an api carrier account', () => {
 // The same refusal path for the other api drivers: each carrier's own error body, read by its
 // errors.ts, becomes 422 carrier_rejected with the carrier's words; nothing is kept.
 describe('FedEx, DHL Express and USPS refusing an option over HTTP', () => {
-  const hamburg = { name: 'Lager', company: 'Acme GmbH', street1: 'Am Sandtorkai 1', city: 'Hamburg', postal_code: '20457', country: 'DE', phone: '+49 40 1234567' };
+  const hamburg = {
+    name: 'Lager',
+    company: 'Acme GmbH',
+    street1: 'Am Sandtorkai 1',
+    city: 'Hamburg',
+    postal_code: '20457',
+    country: 'DE',
+    phone: '+49 40 1234567',
+  };
   const berlin = { name: 'Pat Käufer', street1: 'Invalidenstraße 116', city: 'Berlin', postal_code: '10115', country: 'DE', phone: '+49 30 1234567' };
   const buy = async (payload: Record<string, unknown>, lane?: { from: object; to: object }) =>
     app.inject({ method: 'POST', url: '/v1/shipments', headers: t.headers, payload: { order_id: await order(lane), ...payload } });
-  const shipmentsOf = async (orderId: string) => (await app.inject({ method: 'GET', url: `/v1/shipments?order_id=${orderId}`, headers: t.headers })).json().data;
+  const shipmentsOf = async (orderId: string) =>
+    (await app.inject({ method: 'GET', url: `/v1/shipments?order_id=${orderId}`, headers: t.headers })).json().data;
 
   it("FedEx refusing an adult signature: 422 carrier_rejected with FedEx's message and code", async () => {
     fedex.reset();
@@ -153,11 +207,29 @@ describe('FedEx, DHL Express and USPS refusing an option over HTTP', () => {
     const products = dhlFixture('products');
     products.products[0].productCode = 'N';
     dhl.queue('products', { body: products });
-    dhl.queue('shipments', { status: 422, body: { instance: '/expressapi/shipments', detail: "7008: The requested Special Service 'AA' is not available for the route.", title: 'Unprocessable Entity', message: 'Unprocessable Entity', status: '422' } });
+    dhl.queue('shipments', {
+      status: 422,
+      body: {
+        instance: '/expressapi/shipments',
+        detail: "7008: The requested Special Service 'AA' is not available for the route.",
+        title: 'Unprocessable Entity',
+        message: 'Unprocessable Entity',
+        status: '422',
+      },
+    });
     const orderId = await order({ from: hamburg, to: berlin });
-    const res = await app.inject({ method: 'POST', url: '/v1/shipments', headers: t.headers, payload: { order_id: orderId, service_code: 'dhl_express_domestic', carrier_account_id: others.dhl_express, options: { saturday_delivery: true } } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/v1/shipments',
+      headers: t.headers,
+      payload: { order_id: orderId, service_code: 'dhl_express_domestic', carrier_account_id: others.dhl_express, options: { saturday_delivery: true } },
+    });
     expect(res.statusCode, res.body).toBe(422);
-    expect(res.json()).toMatchObject({ code: 'carrier_rejected', message: "The requested Special Service 'AA' is not available for the route.", details: [{ carrier_code: '7008', message: "The requested Special Service 'AA' is not available for the route." }] });
+    expect(res.json()).toMatchObject({
+      code: 'carrier_rejected',
+      message: "The requested Special Service 'AA' is not available for the route.",
+      details: [{ carrier_code: '7008', message: "The requested Special Service 'AA' is not available for the route." }],
+    });
     const sent = JSON.parse(dhl.requests.filter((r) => r.operation === 'shipments').at(-1)!.body);
     expect(sent.valueAddedServices).toContainEqual({ serviceCode: 'AA' });
     expect(await shipmentsOf(orderId)).toEqual([]);
@@ -166,8 +238,22 @@ describe('FedEx, DHL Express and USPS refusing an option over HTTP', () => {
   it("USPS refusing insurance: 422 carrier_rejected with USPS's detail and error code", async () => {
     usps.reset();
     const detail = 'Extra service 930 (Insurance) is not available with the requested mail class and rate indicator.';
-    usps.queue('label', { status: 400, body: { apiVersion: 'v3', error: { code: '400', message: 'Invalid extra service.', errors: [{ status: '400', code: 'LBL-ES-930', title: 'Invalid extra service', detail, source: { parameter: 'packageDescription.extraServices' } }] } } });
-    const res = await buy({ service_code: 'usps_priority_mail', carrier_account_id: others.usps, options: { insurance: { amount: { amount: 20_000, currency: 'USD' } } } });
+    usps.queue('label', {
+      status: 400,
+      body: {
+        apiVersion: 'v3',
+        error: {
+          code: '400',
+          message: 'Invalid extra service.',
+          errors: [{ status: '400', code: 'LBL-ES-930', title: 'Invalid extra service', detail, source: { parameter: 'packageDescription.extraServices' } }],
+        },
+      },
+    });
+    const res = await buy({
+      service_code: 'usps_priority_mail',
+      carrier_account_id: others.usps,
+      options: { insurance: { amount: { amount: 20_000, currency: 'USD' } } },
+    });
     expect(res.statusCode, res.body).toBe(422);
     expect(res.json()).toMatchObject({ code: 'carrier_rejected', message: detail, details: [{ message: detail, carrier_code: 'LBL-ES-930' }] });
     const sent = JSON.parse(usps.requests.filter((r) => r.operation === 'label').at(-1)!.body).packageDescription;

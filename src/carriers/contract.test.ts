@@ -21,7 +21,16 @@ const CUSTOMS: CustomsDeclaration = {
   non_delivery: 'return',
   incoterm: 'DDU',
   eel_pfc: 'NOEEI 30.37(a)',
-  items: [{ description: 'Ceramic coffee mug', quantity: 2, unit_value: { amount: 1250, currency: 'USD' }, weight_oz: 12, hs_tariff_number: '691200', origin_country: 'US' }],
+  items: [
+    {
+      description: 'Ceramic coffee mug',
+      quantity: 2,
+      unit_value: { amount: 1250, currency: 'USD' },
+      weight_oz: 12,
+      hs_tariff_number: '691200',
+      origin_country: 'US',
+    },
+  ],
 };
 
 /** A US lane in USPS zone `uspsZone` (9: a territory; else a distance inside that zone's band). */
@@ -245,13 +254,24 @@ describe.each(registry.carriers.map((c) => [c.slug, c] as const))('carrier contr
       expect(other.result.ok && other.result.tracking_number).not.toBe(result.tracking_number);
     });
 
-    it('checks an international parcel\'s customs as its customs desk would (a rejection, not an exception)', async () => {
+    it("checks an international parcel's customs as its customs desk would (a rejection, not an exception)", async () => {
       const lane = LANES.find((l) => l.name === 'US export')!;
       const res = await rate(carrier, request(lane, lane.zones[0], SMALL_BOX));
       const service = res.rates[0];
       if (!service) return; // a carrier with no export service from the US
       const attempt = (customs: CustomsDeclaration | null) =>
-        carrier.adapter.purchase!({ service_code: service.service_code, ship_from: lane.from, ship_to: lane.to, parcel: SMALL_BOX, ship_date: '2026-03-02', residential: false, route: lane.route(lane.zones[0]), reference: 'shp_customs', purchased_at: purchasedAt, customs });
+        carrier.adapter.purchase!({
+          service_code: service.service_code,
+          ship_from: lane.from,
+          ship_to: lane.to,
+          parcel: SMALL_BOX,
+          ship_date: '2026-03-02',
+          residential: false,
+          route: lane.route(lane.zones[0]),
+          reference: 'shp_customs',
+          purchased_at: purchasedAt,
+          customs,
+        });
       expect(await attempt(null)).toMatchObject({ ok: false, rejected: true, field: 'customs' });
       // A description the platform lets through, that carriers' brokers cannot clear.
       const vague = await attempt({ ...CUSTOMS, items: [{ ...CUSTOMS.items[0], description: 'Clothing' }] });

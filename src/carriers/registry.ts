@@ -108,9 +108,7 @@ function indexFile(folder: string): string | null {
 }
 
 /** Imports and validates every carrier folder under `dir` (default: this folder). */
-export async function discoverCarriers(
-  options: { dir?: string; logger?: RegistryLogger } = {},
-): Promise<CarrierRegistry> {
+export async function discoverCarriers(options: { dir?: string; logger?: RegistryLogger } = {}): Promise<CarrierRegistry> {
   const dir = options.dir ?? HERE;
   const logger = options.logger ?? consoleLogger;
   const carriers: CarrierDefinition[] = [];

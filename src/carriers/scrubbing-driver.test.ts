@@ -6,13 +6,20 @@ import { CarrierError } from './types.js';
 
 const SECRET = 'client-secret-0123456789';
 const BASIC = Buffer.from(`client-id:${SECRET}`).toString('base64');
-const ctx: ApiCallContext = { account: { id: 'ca_1', mode: 'sandbox', account_number: null, credentials: { client_id: 'client-id', client_secret: SECRET } }, timeoutMs: 1000 };
+const ctx: ApiCallContext = {
+  account: { id: 'ca_1', mode: 'sandbox', account_number: null, credentials: { client_id: 'client-id', client_secret: SECRET } },
+  timeoutMs: 1000,
+};
 
 /** A driver whose every answer quotes the account's secrets back (what a careless carrier or a proxy does). */
 function quotingDriver(tokens: TokenCache): CarrierApiDriver {
   const quote = async () => {
     const token = await tokens.get('ups:ca_1', async () => ({ accessToken: 'tok-issued-during-the-call', expiresInS: 3600 }), 'ca_1');
-    return { ok: false as const, kind: 'rejected' as const, messages: [{ code: 'carrier_rejected' as const, carrier_code: 'X', message: `you sent Basic ${BASIC}, ${SECRET} and Bearer ${token}` }] };
+    return {
+      ok: false as const,
+      kind: 'rejected' as const,
+      messages: [{ code: 'carrier_rejected' as const, carrier_code: 'X', message: `you sent Basic ${BASIC}, ${SECRET} and Bearer ${token}` }],
+    };
   };
   return {
     carrier: 'ups',
@@ -36,7 +43,11 @@ describe('withSecretScrubbing', () => {
     const tokens = new TokenCache(Date.now);
     const driver = withSecretScrubbing(quotingDriver(tokens), tokens);
     const result = await driver.rates(ctx, {} as never);
-    expect(result).toEqual({ ok: false, kind: 'rejected', messages: [{ code: 'carrier_rejected', carrier_code: 'X', message: 'you sent Basic [REDACTED], [REDACTED] and Bearer [REDACTED]' }] });
+    expect(result).toEqual({
+      ok: false,
+      kind: 'rejected',
+      messages: [{ code: 'carrier_rejected', carrier_code: 'X', message: 'you sent Basic [REDACTED], [REDACTED] and Bearer [REDACTED]' }],
+    });
   });
 
   it('scrubs a thrown error and its cause, and keeps the absent operations absent', async () => {

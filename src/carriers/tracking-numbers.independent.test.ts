@@ -11,9 +11,24 @@ import { uspsTrackingNumber } from './usps/index.js';
  * per carrier as that carrier's, and reject each with its check digit changed.
  */
 const generators: Array<{ carrier: string; courier: string; services: string[]; generate: (ref: string, service: string) => string }> = [
-  { carrier: 'usps', courier: 'usps', services: ['usps_ground_advantage', 'usps_priority_mail', 'usps_priority_mail_express', 'usps_first_class_international'], generate: uspsTrackingNumber },
-  { carrier: 'ups', courier: 'ups', services: ['ups_ground', 'ups_next_day_air', 'ups_2nd_day_air', 'ups_3_day_select', 'ups_worldwide_saver'], generate: upsTrackingNumber },
-  { carrier: 'fedex', courier: 'fedex', services: ['fedex_ground', 'fedex_home_delivery', 'fedex_2day', 'fedex_standard_overnight'], generate: fedexTrackingNumber },
+  {
+    carrier: 'usps',
+    courier: 'usps',
+    services: ['usps_ground_advantage', 'usps_priority_mail', 'usps_priority_mail_express', 'usps_first_class_international'],
+    generate: uspsTrackingNumber,
+  },
+  {
+    carrier: 'ups',
+    courier: 'ups',
+    services: ['ups_ground', 'ups_next_day_air', 'ups_2nd_day_air', 'ups_3_day_select', 'ups_worldwide_saver'],
+    generate: upsTrackingNumber,
+  },
+  {
+    carrier: 'fedex',
+    courier: 'fedex',
+    services: ['fedex_ground', 'fedex_home_delivery', 'fedex_2day', 'fedex_standard_overnight'],
+    generate: fedexTrackingNumber,
+  },
   { carrier: 'dhl_express', courier: 'dhl', services: ['dhl_express_worldwide'], generate: dhlTrackingNumber },
 ];
 

@@ -14,9 +14,8 @@ describe('UPS 1Z numbers (mod 10)', () => {
     (n) => expect(isValidUpsTrackingNumber(n)).toBe(true),
   );
 
-  it.each(['1Z5R89390357567128', '2Z5R89390357567127', '1A5R89390357567127', '1Z1111111111111111', '1Z999AA1012345678', ''])(
-    'rejects %s',
-    (n) => expect(isValidUpsTrackingNumber(n)).toBe(false),
+  it.each(['1Z5R89390357567128', '2Z5R89390357567127', '1A5R89390357567127', '1Z1111111111111111', '1Z999AA1012345678', ''])('rejects %s', (n) =>
+    expect(isValidUpsTrackingNumber(n)).toBe(false),
   );
 
   it('computes the check digit of the documented sample', () => {
@@ -66,9 +65,7 @@ describe('FedEx 12-digit numbers (mod 11)', () => {
     expect(isValidFedexTrackingNumber(n)).toBe(true),
   );
 
-  it.each(['996578788855', '98657878885', '9865787888555', 'ABCDEFGHIJKL'])('rejects %s', (n) =>
-    expect(isValidFedexTrackingNumber(n)).toBe(false),
-  );
+  it.each(['996578788855', '98657878885', '9865787888555', 'ABCDEFGHIJKL'])('rejects %s', (n) => expect(isValidFedexTrackingNumber(n)).toBe(false));
 
   it('maps a remainder of 10 to check digit 0', () => {
     // 3·1 + 1·0 + 7·0 + … = 3; then find a serial whose weighted sum ≡ 10 (mod 11):

@@ -157,14 +157,7 @@ export interface RateRequest {
 }
 
 export type SurchargeCode =
-  | 'fuel'
-  | 'residential'
-  | 'additional_handling'
-  | 'oversize'
-  | 'remote_area'
-  | 'nonstandard_length'
-  | 'nonstandard_volume'
-  | OptionSurchargeCode;
+  'fuel' | 'residential' | 'additional_handling' | 'oversize' | 'remote_area' | 'nonstandard_length' | 'nonstandard_volume' | OptionSurchargeCode;
 
 /** A shipment option's cost in a rate's breakdown (a free option adds no entry). */
 export type OptionSurchargeCode = 'signature' | 'adult_signature' | 'saturday_delivery' | 'insurance' | 'dangerous_goods';
@@ -208,21 +201,29 @@ export interface RateResponse {
 }
 
 /** What a parcel holds, as customs forms classify it. */
-export type CustomsContentsType =
-  | 'merchandise'
-  | 'gift'
-  | 'documents'
-  | 'sample'
-  | 'return_merchandise'
-  | 'humanitarian_donation'
-  | 'other';
+export type CustomsContentsType = 'merchandise' | 'gift' | 'documents' | 'sample' | 'return_merchandise' | 'humanitarian_donation' | 'other';
 
 /**
  * Words that say nothing about what an item is: alone (any case, singular or
  * plural) they are refused as an item's description, by the platform and by every carrier.
  */
 export const VAGUE_CUSTOMS_DESCRIPTIONS: ReadonlySet<string> = new Set([
-  'gift', 'gifts', 'merchandise', 'goods', 'good', 'items', 'item', 'stuff', 'misc', 'misc.', 'miscellaneous', 'various', 'parts', 'part', 'sample', 'samples',
+  'gift',
+  'gifts',
+  'merchandise',
+  'goods',
+  'good',
+  'items',
+  'item',
+  'stuff',
+  'misc',
+  'misc.',
+  'miscellaneous',
+  'various',
+  'parts',
+  'part',
+  'sample',
+  'samples',
 ]);
 
 export interface CustomsItem {
@@ -351,15 +352,7 @@ export interface SandboxOptions {
 export type VoidResult = { ok: true } | { ok: false; reason: string };
 
 export type TrackingStatus =
-  | 'pre_transit'
-  | 'in_transit'
-  | 'out_for_delivery'
-  | 'delivered'
-  | 'available_for_pickup'
-  | 'return_to_sender'
-  | 'failure'
-  | 'cancelled'
-  | 'unknown';
+  'pre_transit' | 'in_transit' | 'out_for_delivery' | 'delivered' | 'available_for_pickup' | 'return_to_sender' | 'failure' | 'cancelled' | 'unknown';
 
 export type TrackingMilestone = 'label_created' | 'picked_up' | 'in_transit' | 'out_for_delivery' | 'delivered';
 
@@ -471,9 +464,7 @@ export interface CarrierAdapter {
  * What a label's barcode encodes. `code128`: the text as is. `gs1-128`: GS1 element strings
  * (application identifier + data), which a scanner returns joined by FNC1 (ASCII 29).
  */
-export type LabelBarcodeSpec =
-  | { symbology: 'code128'; text: string }
-  | { symbology: 'gs1-128'; elements: ReadonlyArray<{ ai: string; data: string }> };
+export type LabelBarcodeSpec = { symbology: 'code128'; text: string } | { symbology: 'gs1-128'; elements: ReadonlyArray<{ ai: string; data: string }> };
 
 /** How a shipment looks on this carrier's labels (pure; the platform draws every format). */
 export interface LabelPresentation {

@@ -269,7 +269,11 @@ export interface Channel {
   /** The install/callback query's `hmac` checked in constant time. */
   verifyOAuthHmac?(query: Record<string, string | string[] | undefined>, clientSecret: string): boolean;
   exchangeCode?(conn: ChannelConnection, input: { clientId: string; clientSecret: string; code: string }, ctx?: ChannelCallContext): Promise<OAuthTokens>;
-  refreshToken?(conn: ChannelConnection, input: { clientId: string; clientSecret: string; refreshToken: string }, ctx?: ChannelCallContext): Promise<OAuthTokens>;
+  refreshToken?(
+    conn: ChannelConnection,
+    input: { clientId: string; clientSecret: string; refreshToken: string },
+    ctx?: ChannelCallContext,
+  ): Promise<OAuthTokens>;
 }
 
 /** Orders two versions of one order: negative when `a` is older. Compares instants, not strings. */

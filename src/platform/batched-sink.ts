@@ -5,7 +5,13 @@ import type { Deps } from './deps.js';
  * items wait a moment for others and are written in batches, off the request path. Writing
  * never delays or fails the caller: a failed batch is logged and dropped.
  */
-export function batchedSink<T>(options: { write: (batch: T[]) => Promise<void>; log: Pick<Deps['log'], 'warn'>; what: string; batchSize?: number; delayMs?: number }) {
+export function batchedSink<T>(options: {
+  write: (batch: T[]) => Promise<void>;
+  log: Pick<Deps['log'], 'warn'>;
+  what: string;
+  batchSize?: number;
+  delayMs?: number;
+}) {
   const { write, log, what, batchSize = 200, delayMs = 250 } = options;
   const pending: T[] = [];
   let flushing: Promise<void> | null = null;
@@ -22,11 +28,9 @@ export function batchedSink<T>(options: { write: (batch: T[]) => Promise<void>; 
   return {
     record(item: T): void {
       pending.push(item);
-      flushing ??= new Promise<void>((resolve) => setTimeout(resolve, delayMs).unref())
-        .then(flush)
-        .finally(() => {
-          flushing = null;
-        });
+      flushing ??= new Promise<void>((resolve) => setTimeout(resolve, delayMs).unref()).then(flush).finally(() => {
+        flushing = null;
+      });
     },
     /** Resolves once everything recorded so far is written (tests, shutdown). */
     async drain(): Promise<void> {

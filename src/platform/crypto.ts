@@ -23,9 +23,7 @@ export function sha256Hex(value: string): string {
 }
 
 function scrypt(password: string, salt: Buffer, keylen: number, opts: ScryptOptions): Promise<Buffer> {
-  return new Promise((resolve, reject) =>
-    scryptCb(password, salt, keylen, opts, (err, key) => (err ? reject(err) : resolve(key))),
-  );
+  return new Promise((resolve, reject) => scryptCb(password, salt, keylen, opts, (err, key) => (err ? reject(err) : resolve(key))));
 }
 
 // scrypt N=2^15 (~90 ms) runs on libuv's thread pool, so logins do not block the event loop.

@@ -29,10 +29,14 @@ export const errorCatalogue = {
   no_rates: { status: 422, message: 'No carrier service can carry this parcel.' },
   address_undeliverable: { status: 422, message: 'The address is not deliverable.' },
   missing_ship_from: { status: 422, message: 'No ship-from address: set one on the order or the workspace.' },
-  customs_required: { status: 422, message: 'The parcel needs a customs declaration (it crosses a border or goes to a US military address) and none can be derived from the order\'s line items.' },
+  customs_required: {
+    status: 422,
+    message:
+      "The parcel needs a customs declaration (it crosses a border or goes to a US military address) and none can be derived from the order's line items.",
+  },
   customs_invalid: { status: 422, message: 'The customs declaration breaks a customs rule (one detail per problem).' },
   carrier_rejected: { status: 422, message: 'The carrier refused the request.' },
-  carrier_account_invalid: { status: 422, message: 'The carrier refused the account\'s credentials.' },
+  carrier_account_invalid: { status: 422, message: "The carrier refused the account's credentials." },
   return_charge_unavailable: { status: 422, message: 'The carrier does not offer this return label charge (see return_charges in GET /v1/carrier-types).' },
   no_eligible_shipments: { status: 422, message: 'None of the shipments can go on a manifest.' },
   pickup_unavailable: { status: 422, message: 'The carrier cannot pick up at this time.' },
@@ -90,7 +94,12 @@ export class AppError extends Error {
  * `[{field: "status", message, current_state, allowed_moves}]`, whatever the resource.
  */
 export function invalidState(message: string, state: { current: string; allowedMoves: readonly string[]; detail?: string }): AppError {
-  const detail: StateDetail = { field: 'status', message: state.detail ?? `is ${state.current}`, current_state: state.current, allowed_moves: [...state.allowedMoves] };
+  const detail: StateDetail = {
+    field: 'status',
+    message: state.detail ?? `is ${state.current}`,
+    current_state: state.current,
+    allowed_moves: [...state.allowedMoves],
+  };
   return new AppError('invalid_state', message, { details: [detail] });
 }
 

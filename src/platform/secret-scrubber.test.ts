@@ -12,7 +12,13 @@ describe('secretScrubber', () => {
     expect(s.scrub(JSON.stringify({ echo: SECRET }).replaceAll('/', '\\/'))).not.toContain('w+rd');
     expect(s.scrub(`client_secret=${encodeURIComponent(SECRET)}&x=1`)).toBe(`client_secret=${SCRUBBED}&x=1`);
     expect(s.scrub(`body: ${new URLSearchParams({ client_secret: SECRET }).toString()}`)).toBe(`body: client_secret=${SCRUBBED}`);
-    expect(s.scrub(encodeURIComponent(SECRET).toLowerCase().replace(/%../g, (h) => h.toLowerCase()))).not.toContain('%2fw');
+    expect(
+      s.scrub(
+        encodeURIComponent(SECRET)
+          .toLowerCase()
+          .replace(/%../g, (h) => h.toLowerCase()),
+      ),
+    ).not.toContain('%2fw');
   });
 
   it('replaces a Basic header value whatever the length of the user before the secret', () => {

@@ -94,7 +94,10 @@ function buildScrubber(secrets: readonly string[]): SecretScrubber {
     add(json.replaceAll('/', '\\/'), false);
     for (const encoded of [encodeURIComponent(secret), new URLSearchParams({ s: secret }).toString().slice(2)]) {
       add(encoded, false);
-      add(encoded.replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase()), false);
+      add(
+        encoded.replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase()),
+        false,
+      );
     }
     for (const core of base64Cores(Buffer.from(secret, 'utf8'))) {
       add(core, true);

@@ -92,14 +92,18 @@ type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | Look
 export function guardedLookup(resolve: LookupFunction = dnsLookup as unknown as LookupFunction): LookupFunction {
   return ((hostname: string, options: { all?: boolean; family?: number }, callback: LookupCallback) => {
     if (isLocalName(hostname)) return callback(new ForbiddenTargetError(hostname) as NodeJS.ErrnoException, '', 4);
-    resolve(hostname, { ...options, all: true } as never, ((err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => {
-      if (err) return callback(err, '', 4);
-      const list = Array.isArray(addresses) ? addresses : [];
-      const bad = list.find((a) => isForbiddenAddress(a.address));
-      if (bad) return callback(new ForbiddenTargetError(hostname, bad.address) as NodeJS.ErrnoException, '', 4);
-      if (list.length === 0) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), '', 4);
-      if (options.all) return callback(null, list);
-      return callback(null, list[0].address, list[0].family);
-    }) as never);
+    resolve(
+      hostname,
+      { ...options, all: true } as never,
+      ((err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => {
+        if (err) return callback(err, '', 4);
+        const list = Array.isArray(addresses) ? addresses : [];
+        const bad = list.find((a) => isForbiddenAddress(a.address));
+        if (bad) return callback(new ForbiddenTargetError(hostname, bad.address) as NodeJS.ErrnoException, '', 4);
+        if (list.length === 0) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), '', 4);
+        if (options.all) return callback(null, list);
+        return callback(null, list[0].address, list[0].family);
+      }) as never,
+    );
   }) as LookupFunction;
 }

@@ -39,11 +39,18 @@ describe.runIf(process.env.BENCH_ANALYTICS === '1')('super-admin reads on a mill
     };
     const day = 86_400_000;
     await time('analytics last 30 days (~82k orders), daily', `/api/super-admin/analytics?from=${new Date(Date.now() - 30 * day).toISOString()}`);
-    await time('analytics last 365 days (1M orders), weekly', `/api/super-admin/analytics?from=${new Date(Date.now() - 365 * day).toISOString()}&interval=week`);
+    await time(
+      'analytics last 365 days (1M orders), weekly',
+      `/api/super-admin/analytics?from=${new Date(Date.now() - 365 * day).toISOString()}&interval=week`,
+    );
     await time('analytics one day', `/api/super-admin/analytics?from=${new Date(Date.now() - day).toISOString()}`);
     await time('workspaces list (order counts)', '/api/super-admin/workspaces?limit=20');
     await time('audit log first page', '/api/super-admin/audit-log?limit=20');
-    const { rows } = await sql<{ 'QUERY PLAN': string }>`explain select to_char(date_trunc('day', created_at at time zone 'UTC'), 'YYYY-MM-DD'), status, count(*) from orders where created_at >= now() - interval '30 days' and created_at < now() group by 1, 2`.execute(app.deps.db);
+    const { rows } = await sql<{
+      'QUERY PLAN': string;
+    }>`explain select to_char(date_trunc('day', created_at at time zone 'UTC'), 'YYYY-MM-DD'), status, count(*) from orders where created_at >= now() - interval '30 days' and created_at < now() group by 1, 2`.execute(
+      app.deps.db,
+    );
     console.log(rows.map((r) => r['QUERY PLAN']).join('\n'));
   });
 });

@@ -15,7 +15,21 @@ const root = path.resolve(import.meta.dirname, '../..');
 const results = mkdtempSync(path.join(tmpdir(), 'bench-smoke-'));
 afterAll(() => rmSync(results, { recursive: true, force: true }));
 
-const ROWS = ['restart', 'health', 'rates-options', 'rss', 'logging', 'purchase', 'tracking', 'webhooks', 'carriers', 'purchase-auto', 'list', 'batch', 'batch-rules'];
+const ROWS = [
+  'restart',
+  'health',
+  'rates-options',
+  'rss',
+  'logging',
+  'purchase',
+  'tracking',
+  'webhooks',
+  'carriers',
+  'purchase-auto',
+  'list',
+  'batch',
+  'batch-rules',
+];
 const EXPECTED = [
   'restart',
   'health',

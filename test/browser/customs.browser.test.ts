@@ -71,7 +71,16 @@ describe.skipIf(!haveChromium)('customs on the order form and page in Chromium',
         incoterm: 'DDU',
         non_delivery: 'return',
         signer: 'Grace Hopper',
-        items: [{ description: 'Ceramic coffee mug', quantity: 1, unit_value: { amount: 1250, currency: 'USD' }, weight_oz: 12, hs_tariff_number: '6912.00', origin_country: 'US' }],
+        items: [
+          {
+            description: 'Ceramic coffee mug',
+            quantity: 1,
+            unit_value: { amount: 1250, currency: 'USD' },
+            weight_oz: 12,
+            hs_tariff_number: '6912.00',
+            origin_country: 'US',
+          },
+        ],
       });
     });
 

@@ -4,7 +4,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerJobHandlers } from '../../src/bootstrap/jobs.js';
 import { createTenant, type Tenant } from '../helpers/app.js';
 import { startFakeShopify } from '../helpers/fake-shopify/index.js';
-import { haveChromium, horizontalOverflow, openPage, overflowingElements, PHONE, settled, shoot, signIn, startDashboard, step, TEST_BACKSTOP_MS, until, visible } from './kit.js';
+import {
+  haveChromium,
+  horizontalOverflow,
+  openPage,
+  overflowingElements,
+  PHONE,
+  settled,
+  shoot,
+  signIn,
+  startDashboard,
+  step,
+  TEST_BACKSTOP_MS,
+  until,
+  visible,
+} from './kit.js';
 
 // The integration page's exchange log (GET /api/admin/integrations/:id/logs, docs/channels.md) in
 // Chromium: a Shopify store (a fake on loopback) connected with the job workers running, its log
@@ -32,7 +46,8 @@ describe.skipIf(!haveChromium)('the integration exchange log in Chromium', () =>
 
   it('shows the empty state, then each exchange with the store and its redacted bodies', { timeout: TEST_BACKSTOP_MS }, async () => {
     const fake = await startFakeShopify({ shopDomain: 'exchange-goods.myshopify.com' });
-    const admin = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: unknown) => app.inject({ method, url, headers: t.adminHeaders, payload: payload as never });
+    const admin = (method: 'GET' | 'POST' | 'DELETE', url: string, payload?: unknown) =>
+      app.inject({ method, url, headers: t.adminHeaders, payload: payload as never });
     const logs = async (id: string) => (await admin('GET', `/api/admin/integrations/${id}/logs`)).json().data as { operation: string }[];
     let id = '';
     try {
@@ -46,7 +61,10 @@ describe.skipIf(!haveChromium)('the integration exchange log in Chromium', () =>
       expect(created.statusCode, created.body).toBe(201);
       id = created.json().id;
       // Activation and backfill run in the workers; their exchanges are written a moment later.
-      await until(async () => ((await admin('GET', `/api/admin/integrations/${id}/sync-runs`)).json().data as { status: string }[]).some((r) => r.status === 'completed'), 'the backfill');
+      await until(
+        async () => ((await admin('GET', `/api/admin/integrations/${id}/sync-runs`)).json().data as { status: string }[]).some((r) => r.status === 'completed'),
+        'the backfill',
+      );
       await until(async () => (await logs(id)).some((l) => l.operation === 'orders_list'), 'the backfill’s exchanges written');
       await new Promise((r) => setTimeout(r, 500));
       await app.deps.db.deleteFrom('channel_exchanges').where('integration_id', '=', id).execute();
@@ -78,7 +96,10 @@ describe.skipIf(!haveChromium)('the integration exchange log in Chromium', () =>
       });
 
       await step(page, 'exchanges-03-bodies', async () => {
-        const row = page.getByTestId('store-exchanges').getByRole('row', { name: /connection test/ }).first();
+        const row = page
+          .getByTestId('store-exchanges')
+          .getByRole('row', { name: /connection test/ })
+          .first();
         await row.getByRole('button', { name: 'Bodies' }).click();
         const request = page.getByTestId('store-exchange-request').first();
         const response = page.getByTestId('store-exchange-response').first();
@@ -100,7 +121,10 @@ describe.skipIf(!haveChromium)('the integration exchange log in Chromium', () =>
         await phone.goto(`${base}/dashboard/integrations/${id}`);
         await settled(phone);
         await visible(phone.getByTestId('store-exchanges'));
-        expect(await horizontalOverflow(phone), `the integration page is wider than the screen: ${(await overflowingElements(phone)).join('\n')}`).toBeLessThanOrEqual(0);
+        expect(
+          await horizontalOverflow(phone),
+          `the integration page is wider than the screen: ${(await overflowingElements(phone)).join('\n')}`,
+        ).toBeLessThanOrEqual(0);
       });
       await phone.context().close();
       expect(fake.violations).toEqual([]);

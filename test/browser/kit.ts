@@ -55,7 +55,11 @@ export type ExpectedFailure = [status: string, url: RegExp];
  * A page whose errors end up in `problems`: uncaught exceptions and console errors, except the
  * 4xx answers the flow expects.
  */
-export async function openPage(browser: Browser, problems: string[], opts: { viewport?: { width: number; height: number }; expected?: ExpectedFailure[] } = {}): Promise<Page> {
+export async function openPage(
+  browser: Browser,
+  problems: string[],
+  opts: { viewport?: { width: number; height: number }; expected?: ExpectedFailure[] } = {},
+): Promise<Page> {
   const context = await browser.newContext({ viewport: opts.viewport ?? DESKTOP, acceptDownloads: true });
   const page = await context.newPage();
   page.setDefaultTimeout(BACKSTOP_MS);

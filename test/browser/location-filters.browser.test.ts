@@ -33,11 +33,22 @@ async function order(tenant: Tenant, externalId: string, locationId: string, buy
     method: 'POST',
     url: '/v1/orders',
     headers: tenant.headers,
-    payload: { external_id: externalId, ship_to: shipTo, location_id: locationId, line_items: [{ sku: 'MUG', name: 'Mug', quantity: 1, weight_oz: 12 }], parcel: { weight_oz: 16, length_in: 8, width_in: 6, height_in: 4 } },
+    payload: {
+      external_id: externalId,
+      ship_to: shipTo,
+      location_id: locationId,
+      line_items: [{ sku: 'MUG', name: 'Mug', quantity: 1, weight_oz: 12 }],
+      parcel: { weight_oz: 16, length_in: 8, width_in: 6, height_in: 4 },
+    },
   });
   expect(res.statusCode, res.body).toBe(201);
   if (buy) {
-    const bought = await app.inject({ method: 'POST', url: '/v1/shipments', headers: tenant.headers, payload: { order_id: res.json().id, service_code: 'usps_ground_advantage' } });
+    const bought = await app.inject({
+      method: 'POST',
+      url: '/v1/shipments',
+      headers: tenant.headers,
+      payload: { order_id: res.json().id, service_code: 'usps_ground_advantage' },
+    });
     expect(bought.statusCode, bought.body).toBe(201);
     expect(bought.json().location_id).toBe(locationId);
   }
@@ -58,7 +69,10 @@ describe.skipIf(!haveChromium)('location filters in Chromium', () => {
     await order(t, 'EAST-1', eastId, true);
     await order(t, 'EAST-2', eastId, false);
     await order(t, 'WEST-1', westId, true);
-    const list = (await app.inject({ method: 'GET', url: '/v1/shipments', headers: t.headers })).json().data as { tracking_number: string; location_id: string }[];
+    const list = (await app.inject({ method: 'GET', url: '/v1/shipments', headers: t.headers })).json().data as {
+      tracking_number: string;
+      location_id: string;
+    }[];
     for (const s of list) labels[s.location_id] = s.tracking_number;
     // A workspace of one location has nothing to filter by.
     single = await createTenant(app);

@@ -2,7 +2,20 @@ import type { FastifyInstance } from 'fastify';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTenant, type Tenant } from '../helpers/app.js';
-import { haveChromium, horizontalOverflow, openPage, overflowingElements, PHONE, settled, shoot, signIn, startDashboard, step, TEST_BACKSTOP_MS, visible } from './kit.js';
+import {
+  haveChromium,
+  horizontalOverflow,
+  openPage,
+  overflowingElements,
+  PHONE,
+  settled,
+  shoot,
+  signIn,
+  startDashboard,
+  step,
+  TEST_BACKSTOP_MS,
+  visible,
+} from './kit.js';
 
 // A multi-piece shipment's page in Chromium against a real server: the Packages card lists each
 // package (its number, "i of N", weight, dimensions and status), the master first; the order's
@@ -33,9 +46,19 @@ describe.skipIf(!haveChromium)('a multi-piece shipment in Chromium', () => {
   });
 
   it('the shipment page lists its packages; no sideways scroll at 375 px', { timeout: TEST_BACKSTOP_MS }, async () => {
-    const order = await app.inject({ method: 'POST', url: '/v1/orders', headers: t.headers, payload: { ship_to: shipTo, ship_from: shipFrom, line_items: [{ sku: 'MUG-1', name: 'Mug', quantity: 3, weight_oz: 12 }], parcels } });
+    const order = await app.inject({
+      method: 'POST',
+      url: '/v1/orders',
+      headers: t.headers,
+      payload: { ship_to: shipTo, ship_from: shipFrom, line_items: [{ sku: 'MUG-1', name: 'Mug', quantity: 3, weight_oz: 12 }], parcels },
+    });
     expect(order.statusCode, order.body).toBe(201);
-    const bought = await app.inject({ method: 'POST', url: '/v1/shipments', headers: t.headers, payload: { order_id: order.json().id, service_code: 'ups_ground' } });
+    const bought = await app.inject({
+      method: 'POST',
+      url: '/v1/shipments',
+      headers: t.headers,
+      payload: { order_id: order.json().id, service_code: 'ups_ground' },
+    });
     expect(bought.statusCode, bought.body).toBe(201);
     const shipment = bought.json() as { id: string; packages: { tracking_number: string }[] };
     const page = await openPage(browser, problems);
@@ -71,7 +94,10 @@ describe.skipIf(!haveChromium)('a multi-piece shipment in Chromium', () => {
       await phone.goto(`${base}/dashboard/shipments/${shipment.id}`);
       await settled(phone);
       await visible(phone.getByTestId('packages'));
-      expect(await horizontalOverflow(phone), `the shipment page is wider than the screen: ${(await overflowingElements(phone)).join('\n')}`).toBeLessThanOrEqual(0);
+      expect(
+        await horizontalOverflow(phone),
+        `the shipment page is wider than the screen: ${(await overflowingElements(phone)).join('\n')}`,
+      ).toBeLessThanOrEqual(0);
       await shoot(phone, 'page-shipment-packages-375');
       await phone.context().close();
     });

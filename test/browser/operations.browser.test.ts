@@ -6,7 +6,24 @@ import { registerJobHandlers } from '../../src/bootstrap/jobs.js';
 import { createTenant, superAdminHeaders, type Tenant } from '../helpers/app.js';
 import { startFakeShopify } from '../helpers/fake-shopify/index.js';
 import { startReceiver, type Receiver } from '../helpers/webhook-receiver.js';
-import { DESKTOP, haveChromium, settled, TEST_BACKSTOP_MS, horizontalOverflow, openPage, overflowingElements, PHONE, shoot, signIn, startDashboard, step, SUPER, until, visible, type ExpectedFailure } from './kit.js';
+import {
+  DESKTOP,
+  haveChromium,
+  settled,
+  TEST_BACKSTOP_MS,
+  horizontalOverflow,
+  openPage,
+  overflowingElements,
+  PHONE,
+  shoot,
+  signIn,
+  startDashboard,
+  step,
+  SUPER,
+  until,
+  visible,
+  type ExpectedFailure,
+} from './kit.js';
 
 // The dashboard's operations pages in Chromium against one real server with its job workers
 // running (webhook deliveries, batch chunks): webhooks from the secret shown once to dead letters
@@ -35,7 +52,13 @@ async function createOrder(externalId: string) {
     method: 'POST',
     url: '/v1/orders',
     headers: t.headers,
-    payload: { external_id: externalId, customer: { name: `Buyer ${externalId}` }, ship_to: shipTo, ship_from: shipFrom, line_items: [{ sku: 'MUG-1', name: 'Mug', quantity: 1, weight_oz: 12 }] },
+    payload: {
+      external_id: externalId,
+      customer: { name: `Buyer ${externalId}` },
+      ship_to: shipTo,
+      ship_from: shipFrom,
+      line_items: [{ sku: 'MUG-1', name: 'Mug', quantity: 1, weight_oz: 12 }],
+    },
   });
   expect(res.statusCode, res.body).toBe(201);
   return res.json() as { id: string };
@@ -53,7 +76,6 @@ async function superPage(opts: { viewport?: typeof DESKTOP; expected?: ExpectedF
   await signIn(page, base, SUPER.email, SUPER.password);
   return page;
 }
-
 
 type Analytics = { webhooks: { success_rate: number | null }; api_requests: { by_workspace: { workspace_id: string; name: string | null }[] } };
 async function analytics(): Promise<Analytics> {
@@ -144,10 +166,16 @@ describe.skipIf(!haveChromium)('dashboard operations in Chromium', () => {
       await visible(page.getByText('The previous secret keeps signing'));
       await page.getByRole('button', { name: /I have stored it/ }).click();
       await page.getByRole('button', { name: 'Disable' }).click();
-      await page.getByRole('heading', { name: /Endpoint/ }).locator('.badge-disabled').waitFor();
+      await page
+        .getByRole('heading', { name: /Endpoint/ })
+        .locator('.badge-disabled')
+        .waitFor();
       expect(await page.getByRole('button', { name: 'Send test event' }).isDisabled()).toBe(true);
       await page.getByRole('button', { name: 'Enable' }).click();
-      await page.getByRole('heading', { name: /Endpoint/ }).locator('.badge-enabled').waitFor();
+      await page
+        .getByRole('heading', { name: /Endpoint/ })
+        .locator('.badge-enabled')
+        .waitFor();
     });
 
     await step(page, 'webhooks-03-test-events-go-dead', async () => {
@@ -202,66 +230,73 @@ describe.skipIf(!haveChromium)('dashboard operations in Chromium', () => {
     expect(problems, problems.join('\n')).toEqual([]);
   });
 
-  it('batches: bulk select 3 orders → batch generate → live progress to completed → merged label; failed items; batch process', { timeout: TEST_BACKSTOP_MS }, async () => {
-    for (const n of ['BAT-1', 'BAT-2', 'BAT-3']) await createOrder(n);
-    const page = await userPage();
+  it(
+    'batches: bulk select 3 orders → batch generate → live progress to completed → merged label; failed items; batch process',
+    { timeout: TEST_BACKSTOP_MS },
+    async () => {
+      for (const n of ['BAT-1', 'BAT-2', 'BAT-3']) await createOrder(n);
+      const page = await userPage();
 
-    await step(page, 'batches-01-bulk-select', async () => {
-      await page.getByRole('link', { name: 'Orders', exact: true }).click();
-      for (const n of ['BAT-1', 'BAT-2', 'BAT-3']) await page.getByRole('checkbox', { name: `Select ${n}` }).check();
-      await page.getByText('3 selected').waitFor();
-      await shoot(page, 'page-orders-bulk-select');
-      await page.getByRole('button', { name: 'Batch generate labels' }).click();
-      await page.waitForURL(/\/dashboard\/batches\/bat_/);
-    });
+      await step(page, 'batches-01-bulk-select', async () => {
+        await page.getByRole('link', { name: 'Orders', exact: true }).click();
+        for (const n of ['BAT-1', 'BAT-2', 'BAT-3']) await page.getByRole('checkbox', { name: `Select ${n}` }).check();
+        await page.getByText('3 selected').waitFor();
+        await shoot(page, 'page-orders-bulk-select');
+        await page.getByRole('button', { name: 'Batch generate labels' }).click();
+        await page.waitForURL(/\/dashboard\/batches\/bat_/);
+      });
 
-    await step(page, 'batches-02-progress-completed', async () => {
-      await page.getByRole('heading').locator('.badge-completed').waitFor();
-      const bar = page.getByLabel('Batch progress');
-      expect(await bar.evaluate((p: HTMLProgressElement) => [p.value, p.max])).toEqual([3, 3]);
-      await visible(page.getByText('3 of 3 items finished'));
-      await visible(page.getByText('No failed items.'));
-      await shoot(page, 'page-batch-detail');
-    });
+      await step(page, 'batches-02-progress-completed', async () => {
+        await page.getByRole('heading').locator('.badge-completed').waitFor();
+        const bar = page.getByLabel('Batch progress');
+        expect(await bar.evaluate((p: HTMLProgressElement) => [p.value, p.max])).toEqual([3, 3]);
+        await visible(page.getByText('3 of 3 items finished'));
+        await visible(page.getByText('No failed items.'));
+        await shoot(page, 'page-batch-detail');
+      });
 
-    await step(page, 'batches-03-merged-label', async () => {
-      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download merged label' }).click()]);
-      expect(download.suggestedFilename()).toMatch(/^labels-bat_\w+\.pdf$/);
-      const pdf = readFileSync((await download.path())!).toString('latin1');
-      expect(pdf.startsWith('%PDF')).toBe(true);
-      // One page per label.
-      expect(pdf.match(/\/Type\s*\/Page\b/g)).toHaveLength(3);
-    });
+      await step(page, 'batches-03-merged-label', async () => {
+        const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download merged label' }).click()]);
+        expect(download.suggestedFilename()).toMatch(/^labels-bat_\w+\.pdf$/);
+        const pdf = readFileSync((await download.path())!).toString('latin1');
+        expect(pdf.startsWith('%PDF')).toBe(true);
+        // One page per label.
+        expect(pdf.match(/\/Type\s*\/Page\b/g)).toHaveLength(3);
+      });
 
-    await step(page, 'batches-04-failed-items', async () => {
-      // BAT-1 is shipped now: a second label for it is refused, item by item.
-      await page.getByRole('link', { name: 'Orders', exact: true }).click();
-      await page.getByRole('checkbox', { name: 'Select BAT-1' }).check();
-      await page.getByRole('button', { name: 'Batch generate labels' }).click();
-      await page.waitForURL(/\/dashboard\/batches\/bat_/);
-      await page.getByRole('heading').locator('.badge-failed, .badge-completed_with_errors').waitFor();
-      const failed = page.getByTestId('batch-items');
-      await visible(failed.getByText('invalid_state'));
-      await shoot(page, 'page-batch-detail-failed');
-    });
+      await step(page, 'batches-04-failed-items', async () => {
+        // BAT-1 is shipped now: a second label for it is refused, item by item.
+        await page.getByRole('link', { name: 'Orders', exact: true }).click();
+        await page.getByRole('checkbox', { name: 'Select BAT-1' }).check();
+        await page.getByRole('button', { name: 'Batch generate labels' }).click();
+        await page.waitForURL(/\/dashboard\/batches\/bat_/);
+        await page.getByRole('heading').locator('.badge-failed, .badge-completed_with_errors').waitFor();
+        const failed = page.getByTestId('batch-items');
+        await visible(failed.getByText('invalid_state'));
+        await shoot(page, 'page-batch-detail-failed');
+      });
 
-    await step(page, 'batches-05-batch-process', async () => {
-      await createOrder('BAT-4');
-      await page.getByRole('link', { name: 'Orders', exact: true }).click();
-      await page.getByRole('checkbox', { name: 'Select BAT-4' }).check();
-      await page.getByRole('button', { name: 'Batch process' }).click();
-      await page.waitForURL(/\/dashboard\/batches\/bat_/);
-      await page.getByRole('heading', { name: /Process orders/ }).locator('.badge-completed').waitFor();
-      await page.getByLabel('Show').selectOption('succeeded');
-      await page.getByTestId('batch-items').getByRole('link', { name: 'BAT-4' }).click();
-      await page.getByRole('heading', { name: /Order/ }).getByText('processing').waitFor();
-      await page.getByRole('link', { name: 'Batches', exact: true }).click();
-      await until(async () => (await page.getByTestId('batches').locator('tbody tr').count()) === 3, 'three batches listed');
-      await shoot(page, 'page-batches');
-    });
+      await step(page, 'batches-05-batch-process', async () => {
+        await createOrder('BAT-4');
+        await page.getByRole('link', { name: 'Orders', exact: true }).click();
+        await page.getByRole('checkbox', { name: 'Select BAT-4' }).check();
+        await page.getByRole('button', { name: 'Batch process' }).click();
+        await page.waitForURL(/\/dashboard\/batches\/bat_/);
+        await page
+          .getByRole('heading', { name: /Process orders/ })
+          .locator('.badge-completed')
+          .waitFor();
+        await page.getByLabel('Show').selectOption('succeeded');
+        await page.getByTestId('batch-items').getByRole('link', { name: 'BAT-4' }).click();
+        await page.getByRole('heading', { name: /Order/ }).getByText('processing').waitFor();
+        await page.getByRole('link', { name: 'Batches', exact: true }).click();
+        await until(async () => (await page.getByTestId('batches').locator('tbody tr').count()) === 3, 'three batches listed');
+        await shoot(page, 'page-batches');
+      });
 
-    expect(problems, problems.join('\n')).toEqual([]);
-  });
+      expect(problems, problems.join('\n')).toEqual([]);
+    },
+  );
 
   it('settings: the schema-driven form saves, survives a reload, and shows validation messages', { timeout: TEST_BACKSTOP_MS }, async () => {
     const page = await superPage({ expected: [['400', /\/api\/super-admin\/settings\//]] });
@@ -303,65 +338,92 @@ describe.skipIf(!haveChromium)('dashboard operations in Chromium', () => {
     expect(problems, problems.join('\n')).toEqual([]);
   });
 
-  it('office-redeem: a test PIN → /redeem shows the product key; unknown, revoked and expired PINs explain themselves', { timeout: TEST_BACKSTOP_MS }, async () => {
-    const productKey = 'VK7JG-NPHTM-C97JM-9MPGT-3V66T';
-    const admin = await superPage();
-    const visitor = await openPage(browser, problems, { viewport: PHONE, expected: [['404', /office-redeem\/lookup$/], ['410', /office-redeem\/lookup$/]] });
-    const lookup = async (pin: string) => {
-      await visitor.getByLabel('PIN (16 digits)').fill(pin);
-      await visitor.getByRole('button', { name: 'Show my product' }).click();
-    };
+  it(
+    'office-redeem: a test PIN → /redeem shows the product key; unknown, revoked and expired PINs explain themselves',
+    { timeout: TEST_BACKSTOP_MS },
+    async () => {
+      const productKey = 'VK7JG-NPHTM-C97JM-9MPGT-3V66T';
+      const admin = await superPage();
+      const visitor = await openPage(browser, problems, {
+        viewport: PHONE,
+        expected: [
+          ['404', /office-redeem\/lookup$/],
+          ['410', /office-redeem\/lookup$/],
+        ],
+      });
+      const lookup = async (pin: string) => {
+        await visitor.getByLabel('PIN (16 digits)').fill(pin);
+        await visitor.getByRole('button', { name: 'Show my product' }).click();
+      };
 
-    let pin = '';
-    await step(admin, 'redeem-01-create-pin', async () => {
-      await admin.getByRole('link', { name: 'Office redeem' }).click();
-      await admin.getByLabel('Master product key').fill(productKey);
-      await admin.getByLabel('Slip title').fill('Office Home 2024');
-      await admin.getByRole('button', { name: 'Save 2024 configuration' }).click();
-      await admin.getByText('Saved.').waitFor();
-      await admin.getByRole('button', { name: 'Test PIN (2024)' }).click();
-      pin = (await admin.getByTestId('test-pin').innerText()).trim();
-      expect(pin).toMatch(/^\d{16}$/);
-      await admin.getByTestId('pins').getByText(pin).waitFor();
-      await shoot(admin, 'page-admin-office-redeem');
-    });
+      let pin = '';
+      await step(admin, 'redeem-01-create-pin', async () => {
+        await admin.getByRole('link', { name: 'Office redeem' }).click();
+        await admin.getByLabel('Master product key').fill(productKey);
+        await admin.getByLabel('Slip title').fill('Office Home 2024');
+        await admin.getByRole('button', { name: 'Save 2024 configuration' }).click();
+        await admin.getByText('Saved.').waitFor();
+        await admin.getByRole('button', { name: 'Test PIN (2024)' }).click();
+        pin = (await admin.getByTestId('test-pin').innerText()).trim();
+        expect(pin).toMatch(/^\d{16}$/);
+        await admin.getByTestId('pins').getByText(pin).waitFor();
+        await shoot(admin, 'page-admin-office-redeem');
+      });
 
-    await step(visitor, 'redeem-02-product-key', async () => {
-      await visitor.goto(`${base}/redeem`);
-      await lookup(`${pin.slice(0, 4)} ${pin.slice(4, 8)} ${pin.slice(8, 12)} ${pin.slice(12)}`);
-      const card = visitor.getByTestId('redeem-2024');
-      await visible(card.getByText(productKey));
-      await visible(card.getByText('Office Home 2024'));
-      expect(await horizontalOverflow(visitor)).toBeLessThanOrEqual(0);
-      await shoot(visitor, 'page-redeem-375');
-    });
+      await step(visitor, 'redeem-02-product-key', async () => {
+        await visitor.goto(`${base}/redeem`);
+        await lookup(`${pin.slice(0, 4)} ${pin.slice(4, 8)} ${pin.slice(8, 12)} ${pin.slice(12)}`);
+        const card = visitor.getByTestId('redeem-2024');
+        await visible(card.getByText(productKey));
+        await visible(card.getByText('Office Home 2024'));
+        expect(await horizontalOverflow(visitor)).toBeLessThanOrEqual(0);
+        await shoot(visitor, 'page-redeem-375');
+      });
 
-    await step(visitor, 'redeem-03-unknown', async () => {
-      await lookup(pin === '1234567890123456' ? '6543210987654321' : '1234567890123456');
-      await visible(visitor.getByTestId('redeem-problem').getByText('PIN not found'));
-      await shoot(visitor, 'page-redeem-unknown-375');
-    });
+      await step(visitor, 'redeem-03-unknown', async () => {
+        await lookup(pin === '1234567890123456' ? '6543210987654321' : '1234567890123456');
+        await visible(visitor.getByTestId('redeem-problem').getByText('PIN not found'));
+        await shoot(visitor, 'page-redeem-unknown-375');
+      });
 
-    await step(admin, 'redeem-04-revoked', async () => {
-      await admin.getByTestId('pins').getByRole('row', { name: new RegExp(pin) }).getByRole('button', { name: 'Expire' }).click();
-      await admin.getByTestId('pins').getByRole('row', { name: new RegExp(pin) }).locator('.badge-revoked').waitFor();
-      await lookup(pin);
-      await visible(visitor.getByTestId('redeem-problem').getByText('This PIN was revoked'));
-    });
+      await step(admin, 'redeem-04-revoked', async () => {
+        await admin
+          .getByTestId('pins')
+          .getByRole('row', { name: new RegExp(pin) })
+          .getByRole('button', { name: 'Expire' })
+          .click();
+        await admin
+          .getByTestId('pins')
+          .getByRole('row', { name: new RegExp(pin) })
+          .locator('.badge-revoked')
+          .waitFor();
+        await lookup(pin);
+        await visible(visitor.getByTestId('redeem-problem').getByText('This PIN was revoked'));
+      });
 
-    await step(visitor, 'redeem-05-expired', async () => {
-      // A PIN past its 30 days: moved there in the database (no clock to wait for).
-      const created = await app.inject({ method: 'POST', url: '/api/super-admin/office-redeem/create-test-pin', headers: root, payload: { product: 'office_2024' } });
-      expect(created.statusCode, created.body).toBe(201);
-      const old = created.json().pin as string;
-      await app.deps.db.updateTable('office_pins').set({ expires_at: new Date(Date.now() - 86_400_000) }).where('pin', '=', old).execute();
-      await lookup(old);
-      await visible(visitor.getByTestId('redeem-problem').getByText('This PIN has expired'));
-      await shoot(visitor, 'page-redeem-expired-375');
-    });
+      await step(visitor, 'redeem-05-expired', async () => {
+        // A PIN past its 30 days: moved there in the database (no clock to wait for).
+        const created = await app.inject({
+          method: 'POST',
+          url: '/api/super-admin/office-redeem/create-test-pin',
+          headers: root,
+          payload: { product: 'office_2024' },
+        });
+        expect(created.statusCode, created.body).toBe(201);
+        const old = created.json().pin as string;
+        await app.deps.db
+          .updateTable('office_pins')
+          .set({ expires_at: new Date(Date.now() - 86_400_000) })
+          .where('pin', '=', old)
+          .execute();
+        await lookup(old);
+        await visible(visitor.getByTestId('redeem-problem').getByText('This PIN has expired'));
+        await shoot(visitor, 'page-redeem-expired-375');
+      });
 
-    expect(problems, problems.join('\n')).toEqual([]);
-  });
+      expect(problems, problems.join('\n')).toEqual([]);
+    },
+  );
 
   it('every page loads without errors, is keyboard reachable and fits 375 px', { timeout: TEST_BACKSTOP_MS }, async () => {
     // Its own rows on every list (the file's other tests may have been filtered out with -t): an
@@ -401,7 +463,11 @@ describe.skipIf(!haveChromium)('dashboard operations in Chromium', () => {
       { name: 'Dead letters', go: (page) => page.getByRole('navigation', { name: 'Webhooks' }).getByRole('link', { name: 'Dead letters' }).click() },
       { name: 'API keys' },
     ];
-    const superStops: Stop[] = [...['Accounts', 'Workspaces', 'Settings', 'Audit log'].map((name) => ({ name })), { name: 'Analytics', check: analyticsDrawn }, { name: 'Office redeem' }];
+    const superStops: Stop[] = [
+      ...['Accounts', 'Workspaces', 'Settings', 'Audit log'].map((name) => ({ name })),
+      { name: 'Analytics', check: analyticsDrawn },
+      { name: 'Office redeem' },
+    ];
     const slug = (name: string) => name.toLowerCase().replaceAll(' ', '-');
     const tour = async (page: Page, stops: Stop[], suffix: string) => {
       for (const { name, go, check } of stops) {
@@ -421,7 +487,10 @@ describe.skipIf(!haveChromium)('dashboard operations in Chromium', () => {
         });
       }
     };
-    for (const [viewport, suffix] of [[DESKTOP, ''], [PHONE, '-375']] as const) {
+    for (const [viewport, suffix] of [
+      [DESKTOP, ''],
+      [PHONE, '-375'],
+    ] as const) {
       const user = await userPage({ viewport });
       await tour(user, userStops, suffix);
       const admin = await superPage({ viewport });
@@ -465,7 +534,8 @@ describe.skipIf(!haveChromium)('dashboard operations in Chromium', () => {
   it('a Shopify store: health, sync runs, Test connection and Sync now; the imported order shows its store sync', { timeout: TEST_BACKSTOP_MS }, async () => {
     // A fake Shopify on loopback; the job workers activate the connection and backfill for real.
     const fake = await startFakeShopify({ shopDomain: 'browser-goods.myshopify.com' });
-    const admin = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) => app.inject({ method, url, headers: t.adminHeaders, payload: payload as never });
+    const admin = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) =>
+      app.inject({ method, url, headers: t.adminHeaders, payload: payload as never });
     type Run = { kind: string; status: string };
     const runsOf = async (id: string) => (await admin('GET', `/api/admin/integrations/${id}/sync-runs`)).json().data as Run[];
     const settledRun = (kind: string) => async (id: string) => {
@@ -486,7 +556,10 @@ describe.skipIf(!haveChromium)('dashboard operations in Chromium', () => {
       expect(created.statusCode, created.body).toBe(201);
       id = created.json().id;
       await until(() => settledRun('backfill')(id), 'the backfill');
-      const orders = (await app.inject({ method: 'GET', url: `/v1/orders?source=${id}`, headers: t.headers })).json().data as { id: string; external_number: string }[];
+      const orders = (await app.inject({ method: 'GET', url: `/v1/orders?source=${id}`, headers: t.headers })).json().data as {
+        id: string;
+        external_number: string;
+      }[];
       expect(orders.map((o) => o.external_number)).toEqual([seeded.name]);
 
       const page = await userPage();
@@ -516,7 +589,12 @@ describe.skipIf(!haveChromium)('dashboard operations in Chromium', () => {
         await page.getByRole('button', { name: 'Sync now' }).click();
         await visible(page.getByRole('status').filter({ hasText: 'Sync queued' }));
         // The page re-reads the runs while one is queued or running, until it completes.
-        await visible(page.getByTestId('sync-runs').getByRole('row', { name: /manual/ }).locator('.badge-completed'));
+        await visible(
+          page
+            .getByTestId('sync-runs')
+            .getByRole('row', { name: /manual/ })
+            .locator('.badge-completed'),
+        );
       });
 
       await step(page, 'store-04-settings', async () => {
@@ -544,11 +622,17 @@ describe.skipIf(!haveChromium)('dashboard operations in Chromium', () => {
         // refusals are cleared below, so that the Retry reaches a store that accepts).
         const refusal = { kind: 'user_errors' as const, errors: [{ field: ['fulfillment'], message: 'Fulfillment order is not open' }] };
         fake.fail('fulfillmentCreate', refusal, refusal);
-        const buy = await app.inject({ method: 'POST', url: '/v1/shipments', headers: t.headers, payload: { order_id: orders[0].id, service_code: 'ups_ground' } });
+        const buy = await app.inject({
+          method: 'POST',
+          url: '/v1/shipments',
+          headers: t.headers,
+          payload: { order_id: orders[0].id, service_code: 'ups_ground' },
+        });
         expect(buy.statusCode, buy.body).toBe(201);
         await until(async () => {
           const [wb] = (await admin('GET', `/api/admin/write-backs?shipment_id=${buy.json().id}`)).json().data as { status: string }[];
-          if (wb?.status === 'succeeded') throw new Error(`the refused write-back succeeded: ${JSON.stringify(wb)}; calls ${JSON.stringify(fake.requests.map((r) => r.fields))}`);
+          if (wb?.status === 'succeeded')
+            throw new Error(`the refused write-back succeeded: ${JSON.stringify(wb)}; calls ${JSON.stringify(fake.requests.map((r) => r.fields))}`);
           return wb?.status === 'dead';
         }, 'the write-back to go dead');
         await page.goto(`${base}/dashboard/integrations/${id}`);
@@ -571,7 +655,10 @@ describe.skipIf(!haveChromium)('dashboard operations in Chromium', () => {
       await step(phone, 'store-06-integration-375', async () => {
         await phone.goto(`${base}/dashboard/integrations/${id}`);
         await settled(phone);
-        expect(await horizontalOverflow(phone), `the integration page is wider than the screen: ${(await overflowingElements(phone)).join('\n')}`).toBeLessThanOrEqual(0);
+        expect(
+          await horizontalOverflow(phone),
+          `the integration page is wider than the screen: ${(await overflowingElements(phone)).join('\n')}`,
+        ).toBeLessThanOrEqual(0);
         await shoot(phone, 'page-integration-store-375');
       });
       await phone.context().close();

@@ -23,7 +23,12 @@ async function createOrder(tenant: Tenant, externalId: string, over: Record<stri
     method: 'POST',
     url: '/v1/orders',
     headers: tenant.headers,
-    payload: { external_id: externalId, ship_to: US, line_items: [{ sku: 'MUG', name: 'Mug', quantity: 1, weight_oz: 12, unit_price: { amount: 1500, currency: 'USD' } }], ...over },
+    payload: {
+      external_id: externalId,
+      ship_to: US,
+      line_items: [{ sku: 'MUG', name: 'Mug', quantity: 1, weight_oz: 12, unit_price: { amount: 1500, currency: 'USD' } }],
+      ...over,
+    },
   });
   expect(res.statusCode, res.body).toBe(201);
   return res.json().id as string;

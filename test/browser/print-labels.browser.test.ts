@@ -38,7 +38,13 @@ describe.skipIf(!haveChromium)('printing labels in Chromium', () => {
         method: 'POST',
         url: '/v1/orders',
         headers: t.headers,
-        payload: { external_id: n, ship_to: shipTo, ship_from: shipFrom, requested_service: 'usps_ground_advantage', line_items: [{ sku: 'MUG', name: 'Mug', quantity: 1, weight_oz: 12 }] },
+        payload: {
+          external_id: n,
+          ship_to: shipTo,
+          ship_from: shipFrom,
+          requested_service: 'usps_ground_advantage',
+          line_items: [{ sku: 'MUG', name: 'Mug', quantity: 1, weight_oz: 12 }],
+        },
       });
       expect(res.statusCode, res.body).toBe(201);
     }
@@ -80,7 +86,9 @@ describe.skipIf(!haveChromium)('printing labels in Chromium', () => {
 
       if (scanner) {
         // And five different labels: each page's barcode is one of the five orders' tracking numbers.
-        const shipments = (await app.inject({ method: 'GET', url: '/v1/shipments?limit=100', headers: t.headers })).json().data as { tracking_number: string }[];
+        const shipments = (await app.inject({ method: 'GET', url: '/v1/shipments?limit=100', headers: t.headers })).json().data as {
+          tracking_number: string;
+        }[];
         expect(shipments).toHaveLength(5);
         const dir = mkdtempSync(path.join(tmpdir(), 'print-browser-'));
         try {
@@ -112,7 +120,9 @@ describe.skipIf(!haveChromium)('printing labels in Chromium', () => {
       const zpl = readFileSync((await download.path())!, 'utf8');
       expect(zpl.match(/\^XA/g)).toHaveLength(2);
       // In the order picked.
-      const tracking = await Promise.all(picked.map(async (id) => (await app.inject({ method: 'GET', url: `/v1/shipments/${id}`, headers: t.headers })).json().tracking_number as string));
+      const tracking = await Promise.all(
+        picked.map(async (id) => (await app.inject({ method: 'GET', url: `/v1/shipments/${id}`, headers: t.headers })).json().tracking_number as string),
+      );
       expect(zpl.indexOf(tracking[0])).toBeGreaterThan(-1);
       expect(zpl.indexOf(tracking[0])).toBeLessThan(zpl.indexOf(tracking[1]));
       await visible(page.getByText('2 labels saved as one file.'));

@@ -21,7 +21,11 @@ describe.skipIf(!haveChromium)('the team in Chromium', () => {
     ({ app, base, browser } = await startDashboard());
     t = await createTenant(app);
     const inv = await app.inject({ method: 'POST', url: '/api/admin/members', headers: t.adminHeaders, payload: { email: viewer.email, role: 'viewer' } });
-    const accepted = await app.inject({ method: 'POST', url: `/api/auth/invitations/${inv.json().token}/accept`, payload: { name: 'Vera Viewer', password: viewer.password } });
+    const accepted = await app.inject({
+      method: 'POST',
+      url: `/api/auth/invitations/${inv.json().token}/accept`,
+      payload: { name: 'Vera Viewer', password: viewer.password },
+    });
     expect(accepted.statusCode, accepted.body).toBe(201);
   }, 180_000);
 
@@ -64,7 +68,8 @@ describe.skipIf(!haveChromium)('the team in Chromium', () => {
     // An operator buys and ships; running the workspace is an admin's: no admin pages in the
     // navigation, and packages (an admin's) read-only with the note.
     const graceNav = grace.getByRole('navigation', { name: 'Main' });
-    for (const hidden of ['API keys', 'Webhooks', 'Carriers', 'Integrations', 'Rules']) expect(await graceNav.getByRole('link', { name: hidden, exact: true }).count(), hidden).toBe(0);
+    for (const hidden of ['API keys', 'Webhooks', 'Carriers', 'Integrations', 'Rules'])
+      expect(await graceNav.getByRole('link', { name: hidden, exact: true }).count(), hidden).toBe(0);
     await grace.goto(`${base}/dashboard/packages`);
     await settled(grace);
     expect(await grace.getByTestId('role-note').first().innerText()).toMatch(/Your role \(operator\) cannot add or delete packages/);
@@ -80,7 +85,8 @@ describe.skipIf(!haveChromium)('the team in Chromium', () => {
       await settled(asViewer);
       expect(await asViewer.getByRole('link', { name: 'New order' }).count()).toBe(0);
       const nav = asViewer.getByRole('navigation', { name: 'Main' });
-      for (const hidden of ['API keys', 'Webhooks', 'Carriers', 'Integrations', 'Rules']) expect(await nav.getByRole('link', { name: hidden, exact: true }).count(), hidden).toBe(0);
+      for (const hidden of ['API keys', 'Webhooks', 'Carriers', 'Integrations', 'Rules'])
+        expect(await nav.getByRole('link', { name: hidden, exact: true }).count(), hidden).toBe(0);
       await nav.getByRole('link', { name: 'Team', exact: true }).click();
       await asViewer.waitForURL('**/dashboard/team');
       await settled(asViewer);
@@ -106,7 +112,12 @@ describe.skipIf(!haveChromium)('the team in Chromium', () => {
     });
     // Signed in, the viewer opens an invitation to another workspace and joins it with this account.
     const other = await createTenant(app);
-    const invite = await app.inject({ method: 'POST', url: '/api/admin/members', headers: other.adminHeaders, payload: { email: viewer.email, role: 'operator' } });
+    const invite = await app.inject({
+      method: 'POST',
+      url: '/api/admin/members',
+      headers: other.adminHeaders,
+      payload: { email: viewer.email, role: 'operator' },
+    });
     expect(invite.statusCode, invite.body).toBe(201);
     await step(asViewer, 'team-03-join-signed-in', async () => {
       await asViewer.goto(`${base}/dashboard/invitations/${invite.json().token}`);

@@ -40,7 +40,12 @@ describe.skipIf(!haveChromium)('public tracking of trackers and packages in Chro
       },
     });
     expect(order.statusCode, order.body).toBe(201);
-    const bought = await app.inject({ method: 'POST', url: '/v1/shipments', headers: t.headers, payload: { order_id: order.json().id, service_code: 'ups_ground' } });
+    const bought = await app.inject({
+      method: 'POST',
+      url: '/v1/shipments',
+      headers: t.headers,
+      payload: { order_id: order.json().id, service_code: 'ups_ground' },
+    });
     expect(bought.statusCode, bought.body).toBe(201);
     packages = bought.json().packages.map((p: { tracking_number: string }) => p.tracking_number);
   }, 240_000);
@@ -49,7 +54,7 @@ describe.skipIf(!haveChromium)('public tracking of trackers and packages in Chro
     await browser?.close();
   });
 
-  it('a tracker\'s number shows its journey; a package\'s names its shipment, whose link opens the master', { timeout: TEST_BACKSTOP_MS }, async () => {
+  it("a tracker's number shows its journey; a package's names its shipment, whose link opens the master", { timeout: TEST_BACKSTOP_MS }, async () => {
     const visitor = await openPage(browser, problems);
     await step(visitor, 'track-01-tracker', async () => {
       await visitor.goto(`${base}/track/${encodeURIComponent(UPS_NUMBER)}`);

@@ -55,7 +55,10 @@ async function conformanceEnv(svc: BuiltService, receiverUrl: string, client: st
   const main = await onboardClient(svc, { name: `Conformance ${client}` });
   const throttled = await onboardClient(svc, { name: `Throttled ${client}` });
   // 60 a minute refills one request a second: the 429's Retry-After is about a second.
-  const slow = await svc.request('PATCH', `/api/super-admin/workspaces/${throttled.workspaceId}`, { headers: throttled.root, json: { plan: 'enterprise', burst_per_minute: 60 } });
+  const slow = await svc.request('PATCH', `/api/super-admin/workspaces/${throttled.workspaceId}`, {
+    headers: throttled.root,
+    json: { plan: 'enterprise', burst_per_minute: 60 },
+  });
   expectStatus(svc, slow, 200, 'throttle the second workspace');
   return {
     SHIPPING_BASE_URL: svc.baseUrl,
@@ -88,14 +91,20 @@ interface Runner {
 const runners: Runner[] = [
   {
     name: 'python',
-    missing: () => (has('/usr/bin/python3', ['-c', 'import sys, httpx, pytest; assert sys.version_info >= (3, 11)']) ? undefined : 'needs /usr/bin/python3 ≥ 3.11 with httpx and pytest (apt-get install python3-httpx python3-pytest)'),
+    missing: () =>
+      has('/usr/bin/python3', ['-c', 'import sys, httpx, pytest; assert sys.version_info >= (3, 11)'])
+        ? undefined
+        : 'needs /usr/bin/python3 ≥ 3.11 with httpx and pytest (apt-get install python3-httpx python3-pytest)',
     cmd: '/usr/bin/python3',
     args: ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', 'tests'],
     cwd: 'clients/python',
   },
   {
     name: 'php',
-    missing: () => (has('php', ['-r', 'exit(extension_loaded("curl") && PHP_VERSION_ID >= 80200 ? 0 : 1);']) && has('phpunit', ['--version']) ? undefined : 'needs php ≥ 8.2 with ext-curl and phpunit (apt-get install php-cli php-curl phpunit)'),
+    missing: () =>
+      has('php', ['-r', 'exit(extension_loaded("curl") && PHP_VERSION_ID >= 80200 ? 0 : 1);']) && has('phpunit', ['--version'])
+        ? undefined
+        : 'needs php ≥ 8.2 with ext-curl and phpunit (apt-get install php-cli php-curl phpunit)',
     cmd: 'phpunit',
     args: [],
     cwd: 'clients/php',
@@ -144,11 +153,21 @@ describe.runIf(inject('testDb').engine === 'pglite')('the clients against the bu
    */
   async function installPackedClient(dir: string): Promise<void> {
     // Asynchronous: this process also hosts the webhook receiver the other clients' runs wait on.
-    const npm = (args: string[], cwd = dir) => run('npm', args, { cwd, env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' } });
+    const npm = (args: string[], cwd = dir) =>
+      run('npm', args, { cwd, env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' } });
     writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'client-user', private: true, type: 'module' }));
     await npm(['pack', path.join(root, 'packages/client'), '--pack-destination', dir]);
-    await npm(['pack', '--ignore-scripts', path.join(root, 'node_modules/openapi-fetch'), path.join(root, 'node_modules/openapi-typescript-helpers'), '--pack-destination', dir]);
-    const tarballs = readdirSync(dir).filter((f) => f.endsWith('.tgz')).map((f) => `./${f}`);
+    await npm([
+      'pack',
+      '--ignore-scripts',
+      path.join(root, 'node_modules/openapi-fetch'),
+      path.join(root, 'node_modules/openapi-typescript-helpers'),
+      '--pack-destination',
+      dir,
+    ]);
+    const tarballs = readdirSync(dir)
+      .filter((f) => f.endsWith('.tgz'))
+      .map((f) => `./${f}`);
     await npm(['install', '--offline', '--no-package-lock', ...tarballs]);
   }
 
@@ -171,7 +190,7 @@ describe.runIf(inject('testDb').engine === 'pglite')('the clients against the bu
           `const v = JSON.parse(readFileSync(${JSON.stringify(path.join(root, 'clients/conformance/webhook-vectors.json'))}, 'utf8'));`,
           'const wrong = v.vectors.filter((x) => verifyWebhookSignature(v.body, x.header, x.secrets, v.tolerance, x.now) !== x.valid).map((x) => x.name);',
           "createShippingClient({ baseUrl: 'http://127.0.0.1:1', apiKey: 'sk_test_x', workspaceId: 'ws_x' });",
-          "console.log(JSON.stringify({ vectors: v.vectors.length, wrong }));",
+          'console.log(JSON.stringify({ vectors: v.vectors.length, wrong }));',
         ].join('\n'),
       );
       const out = JSON.parse((await run(process.execPath, ['smoke.js'], { cwd: dir })).stdout) as { vectors: number; wrong: string[] };
@@ -194,7 +213,18 @@ describe.runIf(inject('testDb').engine === 'pglite')('the clients against the bu
   describe('the Postman collection', () => {
     it('runs its Getting started folder under newman with no failure', { timeout: 120_000 }, async () => {
       const newman = createRequire(import.meta.url)('newman') as {
-        run: (options: Record<string, unknown>, cb: (err: Error | null, summary: { run: { failures: Array<{ source?: { name?: string }; error: { message: string } }>; stats: { requests: { total: number }; assertions: { total: number; failed: number } } } }) => void) => void;
+        run: (
+          options: Record<string, unknown>,
+          cb: (
+            err: Error | null,
+            summary: {
+              run: {
+                failures: Array<{ source?: { name?: string }; error: { message: string } }>;
+                stats: { requests: { total: number }; assertions: { total: number; failed: number } };
+              };
+            },
+          ) => void,
+        ) => void;
       };
       const c = await onboardClient(svc, { name: 'Postman user' });
       const read = (file: string) => JSON.parse(readFileSync(path.join(root, file), 'utf8'));
@@ -202,7 +232,16 @@ describe.runIf(inject('testDb').engine === 'pglite')('the clients against the bu
       const values: Record<string, string> = { base_url: svc.baseUrl, api_key: c.apiKey, workspace_id: c.workspaceId };
       for (const v of environment.values) v.value = values[v.key] ?? v.value;
       const summary = await new Promise<Parameters<Parameters<typeof newman.run>[1]>[1]>((resolve, reject) =>
-        newman.run({ collection: read('postman/shipping-service.postman_collection.json'), environment, folder: 'Getting started', reporters: [], timeoutRequest: 30_000 }, (err, s) => (err ? reject(err) : resolve(s))),
+        newman.run(
+          {
+            collection: read('postman/shipping-service.postman_collection.json'),
+            environment,
+            folder: 'Getting started',
+            reporters: [],
+            timeoutRequest: 30_000,
+          },
+          (err, s) => (err ? reject(err) : resolve(s)),
+        ),
       );
       const failures = summary.run.failures.map((f) => `${f.source?.name}: ${f.error.message}`);
       expect(failures, svc.output().slice(-2000)).toEqual([]);

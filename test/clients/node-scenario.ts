@@ -41,7 +41,8 @@ export async function runNodeScenario(mod: ClientModule, env: Record<string, str
   const scenario = JSON.parse(readFileSync(path.join(root, 'clients/conformance/scenario.json'), 'utf8')) as { steps: Step[] };
   const doc = JSON.parse(readFileSync(path.join(root, 'openapi.json'), 'utf8')) as { paths: Record<string, Record<string, { operationId: string }>> };
   const ops = new Map<string, { method: string; path: string }>();
-  for (const [p, byMethod] of Object.entries(doc.paths)) for (const [m, op] of Object.entries(byMethod)) ops.set(op.operationId, { method: m.toUpperCase(), path: p });
+  for (const [p, byMethod] of Object.entries(doc.paths))
+    for (const [m, op] of Object.entries(byMethod)) ops.set(op.operationId, { method: m.toUpperCase(), path: p });
 
   const vars: Record<string, unknown> = { run: env.SHIPPING_RUN_ID, client: 'node', receiver_url: env.SHIPPING_RECEIVER_URL };
   const subst = (v: unknown): any =>
@@ -80,7 +81,8 @@ export async function runNodeScenario(mod: ClientModule, env: Record<string, str
       // least one is refused again, so the run only lasts that long if a 429 was waited out.
       const started = Date.now();
       const patient = mod.createShippingClient(creds);
-      for (let k = 0; k <= calls && (Date.now() - started) / 1000 < step.expect_min_wait_seconds!; k++) expect((await call(patient, step)).response.status, where).toBe(200);
+      for (let k = 0; k <= calls && (Date.now() - started) / 1000 < step.expect_min_wait_seconds!; k++)
+        expect((await call(patient, step)).response.status, where).toBe(200);
       expect((Date.now() - started) / 1000, 'the retry did not wait for Retry-After').toBeGreaterThanOrEqual(step.expect_min_wait_seconds!);
       continue;
     }
@@ -91,7 +93,7 @@ export async function runNodeScenario(mod: ClientModule, env: Record<string, str
       const tested = await client.api.POST('/v1/webhooks/{id}/test', { params: { path: { id: hook.id } } });
       expect(tested.response.status, where).toBe(202);
       let received: Array<{ body: string; signature: string }> = [];
-      for (const deadline = Date.now() + 60_000; received.length === 0 && Date.now() < deadline; ) {
+      for (const deadline = Date.now() + 60_000; received.length === 0 && Date.now() < deadline;) {
         received = (await (await fetch(`${env.SHIPPING_RECEIVER_URL}/_received${target}`)).json()) as typeof received;
         if (received.length === 0) await new Promise((r) => setTimeout(r, 200));
       }
@@ -110,7 +112,8 @@ export async function runNodeScenario(mod: ClientModule, env: Record<string, str
         const items: unknown[] = [];
         for await (const item of client.paginate(op.path as never, subst(step.query) as never, subst(step.path) as never)) items.push(item);
         expect(items.length, where).toBe(step.expect_count);
-        for (const [p, prefix] of Object.entries(subst(step.expect_each_prefix ?? {}) as Record<string, string>)) for (const item of items) expect(String(dig(item, p)), where).toMatch(new RegExp(`^${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+        for (const [p, prefix] of Object.entries(subst(step.expect_each_prefix ?? {}) as Record<string, string>))
+          for (const item of items) expect(String(dig(item, p)), where).toMatch(new RegExp(`^${prefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
         continue;
       }
       const r = await call(client, step, Boolean(step.expect_bytes_prefix));
@@ -125,11 +128,17 @@ export async function runNodeScenario(mod: ClientModule, env: Record<string, str
       }
       expect(r.error, `${where}: ${JSON.stringify(r.error)}`).toBeUndefined();
       if (step.expect_bytes_prefix) {
-        expect(Buffer.from(r.data as ArrayBuffer).subarray(0, step.expect_bytes_prefix.length).toString(), where).toBe(step.expect_bytes_prefix);
+        expect(
+          Buffer.from(r.data as ArrayBuffer)
+            .subarray(0, step.expect_bytes_prefix.length)
+            .toString(),
+          where,
+        ).toBe(step.expect_bytes_prefix);
         continue;
       }
       for (const [p, want] of Object.entries(subst(step.expect ?? {}))) expect(dig(r.data, p), `${where}: ${p}`).toEqual(want);
-      for (const [p, prefix] of Object.entries(subst(step.expect_prefix ?? {}) as Record<string, string>)) expect(String(dig(r.data, p)).startsWith(prefix), `${where}: ${p} is ${dig(r.data, p)}`).toBe(true);
+      for (const [p, prefix] of Object.entries(subst(step.expect_prefix ?? {}) as Record<string, string>))
+        expect(String(dig(r.data, p)).startsWith(prefix), `${where}: ${p} is ${dig(r.data, p)}`).toBe(true);
       for (const p of step.expect_nonempty ?? []) expect(dig(r.data, p), `${where}: ${p}`).toBeTruthy();
       for (const [name, p] of Object.entries(step.save ?? {})) vars[name] = dig(r.data, p);
     }

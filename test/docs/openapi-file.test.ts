@@ -36,9 +36,7 @@ describe('openapi.json', () => {
       totals: { errors: number };
       problems: Array<{ ruleId: string; severity: string; message: string; location?: Array<{ pointer?: string }> }>;
     };
-    const errors = report.problems
-      .filter((p) => p.severity === 'error')
-      .map((p) => `${p.ruleId} ${p.location?.[0]?.pointer ?? ''}: ${p.message}`);
+    const errors = report.problems.filter((p) => p.severity === 'error').map((p) => `${p.ruleId} ${p.location?.[0]?.pointer ?? ''}: ${p.message}`);
     expect(errors).toEqual([]);
     expect(report.totals.errors).toBe(0);
     expect(r.status).toBe(0);

@@ -15,7 +15,11 @@ interface Item {
 
 function requests(items: Item[]): string[] {
   return items.flatMap((i) =>
-    i.item ? requests(i.item) : i.request ? [`${i.request.method.toLowerCase()} /${(i.request.url.path ?? []).map((s) => s.replace(/^:(.+)$/, '{$1}')).join('/')}`] : [],
+    i.item
+      ? requests(i.item)
+      : i.request
+        ? [`${i.request.method.toLowerCase()} /${(i.request.url.path ?? []).map((s) => s.replace(/^:(.+)$/, '{$1}')).join('/')}`]
+        : [],
   );
 }
 
@@ -42,7 +46,8 @@ describe('Postman collection', () => {
     const first = collection.item[0] as { name: string; item: Array<{ name: string; event?: Array<{ listen: string; script: { exec: string[] } }> }> };
     expect(first.name).toBe('Getting started');
     expect(first.item.length).toBeGreaterThanOrEqual(10);
-    for (const request of first.item) expect(request.event?.find((e) => e.listen === 'test')?.script.exec.join('\n'), request.name).toMatch(/to\.have\.status\(\d{3}\)/);
+    for (const request of first.item)
+      expect(request.event?.find((e) => e.listen === 'test')?.script.exec.join('\n'), request.name).toMatch(/to\.have\.status\(\d{3}\)/);
   });
 
   it('leaves every optional query parameter off', () => {

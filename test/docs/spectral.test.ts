@@ -20,12 +20,16 @@ type Finding = { code: string; severity: number; path: string[]; message: string
 function lint(doc: unknown, dir: string, name: string): Finding[] {
   const file = path.join(dir, name);
   writeFileSync(file, typeof doc === 'string' ? doc : JSON.stringify(doc));
-  const r = spawnSync(process.execPath, [cli, 'lint', file, '--ruleset', path.join(root, '.spectral.yaml'), '--format', 'json', '--quiet', '--fail-severity', 'hint'], {
-    cwd: root,
-    encoding: 'utf8',
-    env: { ...process.env, NO_COLOR: '1' },
-    maxBuffer: 64 * 1024 * 1024,
-  });
+  const r = spawnSync(
+    process.execPath,
+    [cli, 'lint', file, '--ruleset', path.join(root, '.spectral.yaml'), '--format', 'json', '--quiet', '--fail-severity', 'hint'],
+    {
+      cwd: root,
+      encoding: 'utf8',
+      env: { ...process.env, NO_COLOR: '1' },
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  );
   expect(r.stderr).toBe('');
   return JSON.parse(r.stdout) as Finding[];
 }
@@ -56,7 +60,10 @@ describe('spectral lint (spectral:oas + OWASP, .spectral.yaml)', () => {
     delete doc.paths['/api/admin/orders'].get.responses['401'];
     doc.paths['/api/admin/orders'].post.security = [];
     doc.paths['/api/super-admin/accounts'].get.security = [{ adminSession: [] }];
-    doc.paths['/api/super-admin/accounts'].get.responses['401'].content['application/json'].schema = { type: 'object', properties: { code: { type: 'string' }, n: { type: 'integer' }, list: { type: 'array', items: {} } } };
+    doc.paths['/api/super-admin/accounts'].get.responses['401'].content['application/json'].schema = {
+      type: 'object',
+      properties: { code: { type: 'string' }, n: { type: 'integer' }, list: { type: 'array', items: {} } },
+    };
     const found = lint(doc, dir, 'broken.json').map((f) => `${f.code} ${f.path.slice(1, 3).join(' ')}`);
     expect(found).toEqual(
       expect.arrayContaining([

@@ -34,7 +34,10 @@ const scratch = mkdtempSync(path.join(tmpdir(), 'ship-backup-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 async function createOrder(svc: BuiltService, c: BuiltClient, tag: string): Promise<string> {
-  const res = await svc.request('POST', '/v1/orders', { headers: c.v1, json: { external_id: tag, ship_to: shipTo, line_items: [{ sku: 'MUG', quantity: 1 }] } });
+  const res = await svc.request('POST', '/v1/orders', {
+    headers: c.v1,
+    json: { external_id: tag, ship_to: shipTo, line_items: [{ sku: 'MUG', quantity: 1 }] },
+  });
   expectStatus(svc, res, 201, `create order ${tag}`);
   return res.body.external_id as string;
 }

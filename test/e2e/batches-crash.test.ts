@@ -18,7 +18,16 @@ afterAll(() => {
 function start(port: number) {
   let output = '';
   const child = spawn(process.execPath, ['scripts/start.mjs'], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, NODE_ENV: 'development', LOG_LEVEL: 'warn', DATABASE_URL: '', SEED_DEMO: '1' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      NODE_ENV: 'development',
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: '',
+      SEED_DEMO: '1',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
@@ -75,12 +84,18 @@ describe.runIf(inject('testDb').engine === 'pglite')('a batch survives SIGKILL',
     };
 
     // 500 orders through a batch of their own.
-    const orders = Array.from({ length: 500 }, (_, i) => ({ external_id: `crash-${i}`, ship_to: shipTo, ship_from: shipFrom, line_items: [{ sku: 'MUG', quantity: 1, weight_oz: 12 }], parcel: { weight_oz: 16, length_in: 10, width_in: 8, height_in: 4 } }));
+    const orders = Array.from({ length: 500 }, (_, i) => ({
+      external_id: `crash-${i}`,
+      ship_to: shipTo,
+      ship_from: shipFrom,
+      line_items: [{ sku: 'MUG', quantity: 1, weight_oz: 12 }],
+      parcel: { weight_oz: 16, length_in: 10, width_in: 8, height_in: 4 },
+    }));
     const imported = await call('POST', '/v1/batches', { type: 'import_orders', items: orders });
     expect(imported.status, JSON.stringify(imported.body)).toBe(202);
     await waitFor(imported.body.id, (b) => b.status === 'completed');
     const orderIds: string[] = [];
-    for (let cursor: string | null = null; ; ) {
+    for (let cursor: string | null = null; ;) {
       const page = await call('GET', `/v1/batches/${imported.body.id}/items?limit=100${cursor ? `&cursor=${cursor}` : ''}`);
       orderIds.push(...page.body.data.map((it: { result: { order: { id: string } } }) => it.result.order.id));
       cursor = page.body.next_cursor;
@@ -104,7 +119,7 @@ describe.runIf(inject('testDb').engine === 'pglite')('a batch survives SIGKILL',
     expect(final, second.output()).toMatchObject({ status: 'completed', counts: { total: 500, succeeded: 500, failed: 0, pending: 0 } });
 
     const itemOrders: string[] = [];
-    for (let cursor: string | null = null; ; ) {
+    for (let cursor: string | null = null; ;) {
       const page = await call('GET', `/v1/batches/${batch.body.id}/items?limit=100${cursor ? `&cursor=${cursor}` : ''}`);
       for (const it of page.body.data) {
         expect(it.status).toBe('succeeded');
@@ -116,7 +131,7 @@ describe.runIf(inject('testDb').engine === 'pglite')('a batch survives SIGKILL',
     expect(itemOrders).toEqual(orderIds);
 
     const perOrder = new Map<string, number>();
-    for (let cursor: string | null = null; ; ) {
+    for (let cursor: string | null = null; ;) {
       const page = await call('GET', `/v1/shipments?limit=100${cursor ? `&cursor=${cursor}` : ''}`);
       for (const s of page.body.data) if (s.status !== 'voided') perOrder.set(s.order_id, (perOrder.get(s.order_id) ?? 0) + 1);
       cursor = page.body.next_cursor;

@@ -1,7 +1,17 @@
 import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { freePort } from '../helpers/built-service.js';
-import { emptyPostgresDatabase, healthy, httpApi, killAllServiceProcesses, signatureValid, startServiceProcess, until, waitForLog, type ServiceProcess } from '../helpers/cluster.js';
+import {
+  emptyPostgresDatabase,
+  healthy,
+  httpApi,
+  killAllServiceProcesses,
+  signatureValid,
+  startServiceProcess,
+  until,
+  waitForLog,
+  type ServiceProcess,
+} from '../helpers/cluster.js';
 import { startReceiver } from '../helpers/webhook-receiver.js';
 
 // Two worker processes share one batch on PostgreSQL (skipped on PGlite, which serves one
@@ -55,15 +65,24 @@ describe.runIf(target.engine === 'postgres')('two worker processes share one bat
 
     const statuses: Array<{ api: string; method: string; path: string; status: number }> = [];
     const api = httpApi(base, 'api', statuses);
-    const root = { authorization: `Bearer ${(await api.call('POST', '/api/auth/login', {}, { email: env.SUPER_ADMIN_EMAIL, password: env.SUPER_ADMIN_PASSWORD })).json.token}` };
-    const reg = await api.call('POST', '/api/auth/register', {}, { email: 'ops@two-workers.test', password: 'long enough pw', name: 'Ops', workspace_name: 'Two workers' });
+    const root = {
+      authorization: `Bearer ${(await api.call('POST', '/api/auth/login', {}, { email: env.SUPER_ADMIN_EMAIL, password: env.SUPER_ADMIN_PASSWORD })).json.token}`,
+    };
+    const reg = await api.call(
+      'POST',
+      '/api/auth/register',
+      {},
+      { email: 'ops@two-workers.test', password: 'long enough pw', name: 'Ops', workspace_name: 'Two workers' },
+    );
     expect(reg.status).toBe(201);
     expect((await api.call('POST', `/api/super-admin/accounts/${reg.json.account.id}/approve`, root)).status).toBe(200);
     const session = (await api.call('POST', '/api/auth/login', {}, { email: 'ops@two-workers.test', password: 'long enough pw' })).json.token;
     const admin = { authorization: `Bearer ${session}`, 'x-service-workspace': reg.json.workspace.id, 'x-service-environment': 'test' };
     const key = await api.call('POST', '/api/admin/api-keys', admin, { name: 'server', environment: 'test' });
     const v1 = { authorization: `Bearer ${key.json.secret}`, 'x-service-workspace': reg.json.workspace.id };
-    expect((await api.call('PATCH', `/api/super-admin/workspaces/${reg.json.workspace.id}`, root, { plan: 'enterprise', burst_per_minute: 100_000 })).status).toBe(200);
+    expect(
+      (await api.call('PATCH', `/api/super-admin/workspaces/${reg.json.workspace.id}`, root, { plan: 'enterprise', burst_per_minute: 100_000 })).status,
+    ).toBe(200);
     const hook = await api.call('POST', '/v1/webhooks', v1, { url: receiver.url('/two-workers'), events: ['batch.completed'] });
     expect(hook.status, JSON.stringify(hook.json)).toBe(201);
 
@@ -80,7 +99,7 @@ describe.runIf(target.engine === 'postgres')('two worker processes share one bat
       );
     const itemsOf = async (id: string) => {
       const out = [];
-      for (let cursor: string | null = null; ; ) {
+      for (let cursor: string | null = null; ;) {
         const page = await api.call('GET', `/v1/batches/${id}/items?limit=100${cursor ? `&cursor=${cursor}` : ''}`, v1);
         out.push(...page.json.data);
         cursor = page.json.next_cursor;
@@ -89,7 +108,12 @@ describe.runIf(target.engine === 'postgres')('two worker processes share one bat
     };
 
     // The orders, through a batch of their own (shared by the two workers too).
-    const orders = Array.from({ length: ITEMS }, (_, i) => ({ ship_to: shipTo, ship_from: shipFrom, line_items: [{ sku: 'MUG', quantity: 1, weight_oz: 12 }], notes: `two-workers-${i}` }));
+    const orders = Array.from({ length: ITEMS }, (_, i) => ({
+      ship_to: shipTo,
+      ship_from: shipFrom,
+      line_items: [{ sku: 'MUG', quantity: 1, weight_oz: 12 }],
+      notes: `two-workers-${i}`,
+    }));
     const imported = await api.call('POST', '/v1/batches', v1, { type: 'import_orders', items: orders });
     expect(imported.status, JSON.stringify(imported.json)).toBe(202);
     expect(await finished(imported.json.id)).toMatchObject({ status: 'completed', counts: { succeeded: ITEMS } });
@@ -127,7 +151,10 @@ describe.runIf(target.engine === 'postgres')('two worker processes share one bat
     const db = new pg.Client({ connectionString: databaseUrl });
     await db.connect();
     try {
-      const labels = await db.query<{ order_id: string; n: string }>(`select order_id, count(*) as n from shipments where order_id = any($1) and status <> 'voided' group by order_id`, [orderIds]);
+      const labels = await db.query<{ order_id: string; n: string }>(
+        `select order_id, count(*) as n from shipments where order_id = any($1) and status <> 'voided' group by order_id`,
+        [orderIds],
+      );
       expect(labels.rows).toHaveLength(ITEMS);
       expect(labels.rows.filter((r) => Number(r.n) !== 1)).toEqual([]);
       const completed = await db.query(`select id from events where type = 'batch.completed' and data->'batch'->>'id' = $1`, [batch.json.id]);

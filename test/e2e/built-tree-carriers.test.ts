@@ -28,7 +28,16 @@ beforeAll(async () => {
 }, 60_000);
 
 const parcel = { weight_oz: 24, length_in: 10, width_in: 8, height_in: 4 };
-const sanFrancisco = { name: 'Warehouse', company: 'Acme', street1: '1 Market St', city: 'San Francisco', state: 'CA', postal_code: '94105', country: 'US', phone: '4155550100' };
+const sanFrancisco = {
+  name: 'Warehouse',
+  company: 'Acme',
+  street1: '1 Market St',
+  city: 'San Francisco',
+  state: 'CA',
+  postal_code: '94105',
+  country: 'US',
+  phone: '4155550100',
+};
 const newYork = { name: 'Ada Buyer', street1: '350 5th Ave', city: 'New York', state: 'NY', postal_code: '10118', country: 'US', phone: '2125550100' };
 const london = { name: 'Prime Minister', street1: '10 Downing Street', city: 'London', postal_code: 'SW1A 2AA', country: 'GB', phone: '+442079250918' };
 
@@ -201,7 +210,10 @@ describe('the built tree with api accounts of USPS, FedEx and DHL Express', () =
         for (const secret of k.secrets) expect(made.text).not.toContain(secret);
         const account: string = made.body.id;
 
-        const rates = await svc.request('POST', '/v1/rates/query', { headers: c.v1, json: { ship_from: sanFrancisco, ship_to: k.shipTo, parcel, carrier_accounts: [account] } });
+        const rates = await svc.request('POST', '/v1/rates/query', {
+          headers: c.v1,
+          json: { ship_from: sanFrancisco, ship_to: k.shipTo, parcel, carrier_accounts: [account] },
+        });
         expectStatus(svc, rates, 200, `${k.carrier} rates`);
         expect(rates.body.messages).toEqual([]);
         expect(rates.body.data.length).toBeGreaterThan(0);
@@ -212,7 +224,12 @@ describe('the built tree with api accounts of USPS, FedEx and DHL Express', () =
         const buy = async (format: LabelFormat) => {
           const order = await svc.request('POST', '/v1/orders', {
             headers: c.v1,
-            json: { ship_from: sanFrancisco, ship_to: k.shipTo, line_items: [{ sku: 'MUG', name: 'Ceramic mug', quantity: 1, weight_oz: 12, unit_price: { amount: 1250, currency: 'USD' } }], parcel },
+            json: {
+              ship_from: sanFrancisco,
+              ship_to: k.shipTo,
+              line_items: [{ sku: 'MUG', name: 'Ceramic mug', quantity: 1, weight_oz: 12, unit_price: { amount: 1250, currency: 'USD' } }],
+              parcel,
+            },
           });
           expectStatus(svc, order, 201, `order for ${k.carrier}`);
           const bought = await svc.request('POST', '/v1/shipments', {
@@ -297,48 +314,67 @@ describe('the built tree with api accounts of USPS, FedEx and DHL Express', () =
     });
   }
 
-  it('asks the four carriers\' api accounts in one rate query: every good account\'s options, one message for the failing one', { timeout: 120_000 }, async () => {
-    // Different latencies; FedEx fails every attempt (503, then 500s: the first try and both
-    // retries). A domestic lane: UPS and USPS quote it; DHL Express, international-only inside
-    // the US as the simulation is, lists its services unavailable without being asked.
-    const ups = await startFakeUps({ clientSecret: 'multi-ups-secret-01', specs: specs.ups, delayMs: { rates: 40 } });
-    const usps = await startFakeUsps({ clientSecret: USPS_SECRET, specs: specs.usps, delayMs: { rates: 250 } });
-    const fedex = await startFakeFedex({ secretKey: FEDEX_SECRET, specs: specs.fedex, delayMs: { rates: 120 } });
-    const dhl = await startFakeDhl({ apiSecret: DHL_SECRET, specs: specs.dhl, delayMs: { rates: 60 } });
-    const fakes = [ups, usps, fedex, dhl] as FakeCarrier[];
-    try {
-      const ids = {
-        ups: (await createApiAccount('ups', ups.url, { account_number: 'A1B2C3', credentials: { client_id: 'fake-client-id', client_secret: 'multi-ups-secret-01' } }, 'UPS (multi)')).body.id as string,
-        usps: (await createApiAccount('usps', usps.url, CASES[0].account, 'USPS (multi)')).body.id as string,
-        fedex: (await createApiAccount('fedex', fedex.url, CASES[1].account, 'FedEx (multi)')).body.id as string,
-        dhl_express: (await createApiAccount('dhl_express', dhl.url, CASES[2].account, 'DHL (multi)')).body.id as string,
-      };
-      fedex.queue('rates', { status: 503 }, { status: 500, body: fedexFixture('error-internal') }, { status: 500, body: fedexFixture('error-internal') });
-      const fedexRatesBefore = fedex.count('rates');
-      const dhlRatesBefore = dhl.count('rates');
+  it(
+    "asks the four carriers' api accounts in one rate query: every good account's options, one message for the failing one",
+    { timeout: 120_000 },
+    async () => {
+      // Different latencies; FedEx fails every attempt (503, then 500s: the first try and both
+      // retries). A domestic lane: UPS and USPS quote it; DHL Express, international-only inside
+      // the US as the simulation is, lists its services unavailable without being asked.
+      const ups = await startFakeUps({ clientSecret: 'multi-ups-secret-01', specs: specs.ups, delayMs: { rates: 40 } });
+      const usps = await startFakeUsps({ clientSecret: USPS_SECRET, specs: specs.usps, delayMs: { rates: 250 } });
+      const fedex = await startFakeFedex({ secretKey: FEDEX_SECRET, specs: specs.fedex, delayMs: { rates: 120 } });
+      const dhl = await startFakeDhl({ apiSecret: DHL_SECRET, specs: specs.dhl, delayMs: { rates: 60 } });
+      const fakes = [ups, usps, fedex, dhl] as FakeCarrier[];
+      try {
+        const ids = {
+          ups: (
+            await createApiAccount(
+              'ups',
+              ups.url,
+              { account_number: 'A1B2C3', credentials: { client_id: 'fake-client-id', client_secret: 'multi-ups-secret-01' } },
+              'UPS (multi)',
+            )
+          ).body.id as string,
+          usps: (await createApiAccount('usps', usps.url, CASES[0].account, 'USPS (multi)')).body.id as string,
+          fedex: (await createApiAccount('fedex', fedex.url, CASES[1].account, 'FedEx (multi)')).body.id as string,
+          dhl_express: (await createApiAccount('dhl_express', dhl.url, CASES[2].account, 'DHL (multi)')).body.id as string,
+        };
+        fedex.queue('rates', { status: 503 }, { status: 500, body: fedexFixture('error-internal') }, { status: 500, body: fedexFixture('error-internal') });
+        const fedexRatesBefore = fedex.count('rates');
+        const dhlRatesBefore = dhl.count('rates');
 
-      const rates = await svc.request('POST', '/v1/rates/query', { headers: c.v1, json: { ship_from: sanFrancisco, ship_to: newYork, parcel, carrier_accounts: Object.values(ids) } });
-      expectStatus(svc, rates, 200, 'rates from four api accounts');
-      const byAccount = new Map<string, string[]>();
-      for (const o of rates.body.data as { carrier: string; carrier_account_id: string; service_code: string }[]) {
-        byAccount.set(o.carrier_account_id, [...(byAccount.get(o.carrier_account_id) ?? []), o.service_code]);
+        const rates = await svc.request('POST', '/v1/rates/query', {
+          headers: c.v1,
+          json: { ship_from: sanFrancisco, ship_to: newYork, parcel, carrier_accounts: Object.values(ids) },
+        });
+        expectStatus(svc, rates, 200, 'rates from four api accounts');
+        const byAccount = new Map<string, string[]>();
+        for (const o of rates.body.data as { carrier: string; carrier_account_id: string; service_code: string }[]) {
+          byAccount.set(o.carrier_account_id, [...(byAccount.get(o.carrier_account_id) ?? []), o.service_code]);
+        }
+        // Only the named accounts answered (no simulated default), each with its carrier's services.
+        expect(new Set(byAccount.keys())).toEqual(new Set([ids.ups, ids.usps]));
+        expect(byAccount.get(ids.ups)).toContain('ups_ground');
+        expect(byAccount.get(ids.usps)).toContain('usps_ground_advantage');
+        for (const o of rates.body.data) expect(o.carrier_account_id === ids.ups ? 'ups' : 'usps').toBe(o.carrier);
+        expect(rates.body.messages).toEqual([{ carrier_account_id: ids.fedex, carrier: 'fedex', code: 'carrier_unavailable', message: expect.any(String) }]);
+        expect(fedex.count('rates') - fedexRatesBefore, 'FedEx asked once and retried twice').toBe(3);
+        expect(dhl.count('rates') - dhlRatesBefore, 'DHL not asked US-to-US').toBe(0);
+        expect(rates.body.unavailable).toContainEqual({
+          carrier: 'dhl_express',
+          service_code: 'dhl_express_worldwide',
+          reason: 'DHL Express offers no US-to-US service',
+        });
+        for (const [name, fake] of Object.entries({ ups, usps })) expect(fake.count('rates'), name).toBeGreaterThan(0);
+        for (const fake of fakes) expect(fake.violations).toEqual([]);
+        // No failure of one account is an error of the service, and no secret is printed.
+        expect(svc.output()).not.toMatch(/"level":50/);
+        for (const secret of ['multi-ups-secret-01', USPS_SECRET, USPS_PAYMENT_ACCOUNT, FEDEX_SECRET, DHL_SECRET, ...fakes.flatMap(tokensSent)])
+          expect(svc.output()).not.toContain(secret);
+      } finally {
+        await Promise.all(fakes.map((f) => f.close()));
       }
-      // Only the named accounts answered (no simulated default), each with its carrier's services.
-      expect(new Set(byAccount.keys())).toEqual(new Set([ids.ups, ids.usps]));
-      expect(byAccount.get(ids.ups)).toContain('ups_ground');
-      expect(byAccount.get(ids.usps)).toContain('usps_ground_advantage');
-      for (const o of rates.body.data) expect(o.carrier_account_id === ids.ups ? 'ups' : 'usps').toBe(o.carrier);
-      expect(rates.body.messages).toEqual([{ carrier_account_id: ids.fedex, carrier: 'fedex', code: 'carrier_unavailable', message: expect.any(String) }]);
-      expect(fedex.count('rates') - fedexRatesBefore, 'FedEx asked once and retried twice').toBe(3);
-      expect(dhl.count('rates') - dhlRatesBefore, 'DHL not asked US-to-US').toBe(0);
-      expect(rates.body.unavailable).toContainEqual({ carrier: 'dhl_express', service_code: 'dhl_express_worldwide', reason: 'DHL Express offers no US-to-US service' });
-      for (const [name, fake] of Object.entries({ ups, usps })) expect(fake.count('rates'), name).toBeGreaterThan(0);
-      for (const fake of fakes) expect(fake.violations).toEqual([]);
-      // No failure of one account is an error of the service, and no secret is printed.
-      expect(svc.output()).not.toMatch(/"level":50/);
-      for (const secret of ['multi-ups-secret-01', USPS_SECRET, USPS_PAYMENT_ACCOUNT, FEDEX_SECRET, DHL_SECRET, ...fakes.flatMap(tokensSent)]) expect(svc.output()).not.toContain(secret);
-    } finally {
-      await Promise.all(fakes.map((f) => f.close()));
-    }
-  });
+    },
+  );
 });

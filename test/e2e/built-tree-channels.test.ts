@@ -24,7 +24,10 @@ let c: BuiltClient;
 
 beforeAll(async () => {
   const port = await freePort();
-  svc = await startBuiltService({ port, env: { CARRIER_ALLOW_BASE_URL_OVERRIDE: '1', CHANNEL_ALLOW_BASE_URL_OVERRIDE: '1', PUBLIC_BASE_URL: `http://127.0.0.1:${port}` } });
+  svc = await startBuiltService({
+    port,
+    env: { CARRIER_ALLOW_BASE_URL_OVERRIDE: '1', CHANNEL_ALLOW_BASE_URL_OVERRIDE: '1', PUBLIC_BASE_URL: `http://127.0.0.1:${port}` },
+  });
   c = await onboardClient(svc);
   expectStatus(svc, await svc.request('PATCH', '/api/admin/workspace', { headers: c.admin, json: { origin_address: sanFrancisco } }), 200, 'ship-from');
 }, 320_000);
@@ -48,17 +51,27 @@ describe.each(PLATFORMS)('the built tree with a $platform store', ({ platform, s
     const store = await start();
     try {
       const backfilled = store.seedOrder();
-      const created = await svc.request('POST', '/api/admin/integrations', { headers: c.admin, json: { name: `Built ${platform}`, platform, base_url: store.url, ...store.connect } });
+      const created = await svc.request('POST', '/api/admin/integrations', {
+        headers: c.admin,
+        json: { name: `Built ${platform}`, platform, base_url: store.url, ...store.connect },
+      });
       expectStatus(svc, created, 201, `connect ${platform}`);
       const id = created.body.id as string;
       const hook = `${svc.baseUrl}/api/integrations/${id}/webhooks`;
       const topics = [...getChannelPlatform(platform)!.webhookTopics].sort();
       await until('webhook registration', () => {
         const subs = store.webhooks().filter((s) => s.active && s.url === hook);
-        return subs.length === topics.length && subs.map((s) => s.topic).sort().join() === topics.join();
+        return (
+          subs.length === topics.length &&
+          subs
+            .map((s) => s.topic)
+            .sort()
+            .join() === topics.join()
+        );
       });
       const orderOf = (externalId: string) => async () =>
-        (await svc.request('GET', `/v1/orders?source=${id}&external_id=${externalId}`, { headers: c.v1 })).body.data[0] as { id: string; status: string; parcel: { weight_oz: number } } | undefined;
+        (await svc.request('GET', `/v1/orders?source=${id}&external_id=${externalId}`, { headers: c.v1 })).body.data[0] as
+          { id: string; status: string; parcel: { weight_oz: number } } | undefined;
       await until('backfill', orderOf(backfilled));
 
       const fresh = store.seedOrder();
@@ -71,7 +84,8 @@ describe.each(PLATFORMS)('the built tree with a $platform store', ({ platform, s
       expect(history.body.data).toEqual(expect.arrayContaining([expect.objectContaining({ source: 'webhook', decision: 'created' })]));
 
       // WooCommerce orders carry no line weights: the packer weighs the parcel.
-      if (!(order.parcel.weight_oz > 0)) expectStatus(svc, await svc.request('PATCH', `/api/admin/orders/${order.id}`, { headers: c.admin, json: { parcel: { weight_oz: 24 } } }), 200, 'weigh');
+      if (!(order.parcel.weight_oz > 0))
+        expectStatus(svc, await svc.request('PATCH', `/api/admin/orders/${order.id}`, { headers: c.admin, json: { parcel: { weight_oz: 24 } } }), 200, 'weigh');
       const label = await svc.request('POST', '/v1/shipments', { headers: c.v1, json: { order_id: order.id, service_code: 'usps_ground_advantage' } });
       expectStatus(svc, label, 201, `label for a ${platform} order`);
       await until('tracking at the store', () => store.shippedTracking(fresh).length > 0);

@@ -26,13 +26,52 @@ const zbar = has('zbarimg', '--version');
 const dir = mkdtempSync(path.join(tmpdir(), 'built-operations-'));
 let seq = 0;
 
-const newYork = { name: 'Warehouse', company: 'Acme', street1: '350 5th Ave', city: 'New York', state: 'NY', postal_code: '10118', country: 'US', phone: '+1 212 555 0100' };
-const sanFrancisco = { name: 'Ada Buyer', street1: '1 Market St', city: 'San Francisco', state: 'CA', postal_code: '94105', country: 'US', phone: '+1 415 555 0100' };
-const london = { name: 'Prime Minister', street1: '10 Downing Street', city: 'London', postal_code: 'SW1A 2AA', country: 'GB', phone: '+44 20 7925 0918', email: 'pm@example.com' };
+const newYork = {
+  name: 'Warehouse',
+  company: 'Acme',
+  street1: '350 5th Ave',
+  city: 'New York',
+  state: 'NY',
+  postal_code: '10118',
+  country: 'US',
+  phone: '+1 212 555 0100',
+};
+const sanFrancisco = {
+  name: 'Ada Buyer',
+  street1: '1 Market St',
+  city: 'San Francisco',
+  state: 'CA',
+  postal_code: '94105',
+  country: 'US',
+  phone: '+1 415 555 0100',
+};
+const london = {
+  name: 'Prime Minister',
+  street1: '10 Downing Street',
+  city: 'London',
+  postal_code: 'SW1A 2AA',
+  country: 'GB',
+  phone: '+44 20 7925 0918',
+  email: 'pm@example.com',
+};
 const parcel = { weight_oz: 40, length_in: 10, width_in: 8, height_in: 4 };
 // Priced, weighed lines with HS numbers (the simulated carriers' brokers want them to the UK): customs is derived.
-const mugs = { sku: 'MUG-BLUE', name: 'Ceramic coffee mug', quantity: 2, unit_price: { amount: 1250, currency: 'USD' }, weight_oz: 12, hs_tariff_number: '6912.00.48' };
-const towel = { sku: 'TOWEL-1', name: 'Cotton tea towel', quantity: 1, unit_price: { amount: 900, currency: 'USD' }, weight_oz: 3, hs_tariff_number: '6302.60' };
+const mugs = {
+  sku: 'MUG-BLUE',
+  name: 'Ceramic coffee mug',
+  quantity: 2,
+  unit_price: { amount: 1250, currency: 'USD' },
+  weight_oz: 12,
+  hs_tariff_number: '6912.00.48',
+};
+const towel = {
+  sku: 'TOWEL-1',
+  name: 'Cotton tea towel',
+  quantity: 1,
+  unit_price: { amount: 900, currency: 'USD' },
+  weight_oz: 3,
+  hs_tariff_number: '6302.60',
+};
 
 beforeAll(async () => {
   svc = service();
@@ -56,7 +95,10 @@ function pdfText(body: Buffer, page?: number): string {
 function scan(body: Buffer): string[] {
   const f = file(body);
   execFileSync('pdftoppm', ['-r', '200', '-gray', '-png', '-f', '1', '-l', '1', '-singlefile', f, `${f}-page`]);
-  return execFileSync('zbarimg', ['--quiet', '--raw', '-Sdisable', '-Scode128.enable', `${f}-page.png`], { encoding: 'latin1', stdio: ['ignore', 'pipe', 'ignore'] })
+  return execFileSync('zbarimg', ['--quiet', '--raw', '-Sdisable', '-Scode128.enable', `${f}-page.png`], {
+    encoding: 'latin1',
+    stdio: ['ignore', 'pipe', 'ignore'],
+  })
     .split('\n')
     .filter(Boolean);
 }
@@ -82,11 +124,21 @@ async function createOrder(body: Record<string, unknown>): Promise<string> {
 type Shipment = { id: string; tracking_number: string; rate: { ship_date: string }; [k: string]: any };
 
 /** An order to `shipTo` of `lines`, and a label for it (201 expected). */
-async function buy(shipTo: Record<string, unknown>, serviceCode: string, opts: { lines?: unknown[]; account?: string; extra?: Record<string, unknown> } = {}): Promise<Shipment> {
+async function buy(
+  shipTo: Record<string, unknown>,
+  serviceCode: string,
+  opts: { lines?: unknown[]; account?: string; extra?: Record<string, unknown> } = {},
+): Promise<Shipment> {
   const orderId = await createOrder({ ship_to: shipTo, line_items: opts.lines ?? [mugs] });
   const res = await svc.request('POST', '/v1/shipments', {
     headers: { ...c.v1, 'idempotency-key': `ops-${orderId}` },
-    json: { order_id: orderId, service_code: serviceCode, label_format: 'pdf_4x6', ...(opts.account ? { carrier_account_id: opts.account } : {}), ...opts.extra },
+    json: {
+      order_id: orderId,
+      service_code: serviceCode,
+      label_format: 'pdf_4x6',
+      ...(opts.account ? { carrier_account_id: opts.account } : {}),
+      ...opts.extra,
+    },
   });
   expectStatus(svc, res, 201, `buy ${serviceCode} to ${String(shipTo.country)}`);
   return res.body;
@@ -135,14 +187,17 @@ describe('customs on the built tree', () => {
 
     const list = await svc.request('GET', `/v1/shipments/${s.id}/documents`, { headers: c.v1 });
     expectStatus(svc, list, 200, 'documents list');
-    expect(list.body.data).toEqual([{ type: 'commercial_invoice', format: 'pdf', source: 'platform', url: expect.stringContaining(`/v1/shipments/${s.id}/documents/commercial_invoice`) }]);
+    expect(list.body.data).toEqual([
+      { type: 'commercial_invoice', format: 'pdf', source: 'platform', url: expect.stringContaining(`/v1/shipments/${s.id}/documents/commercial_invoice`) },
+    ]);
     const invoice = await download(`/v1/shipments/${s.id}/documents/commercial_invoice`);
     expect(invoice.status, invoice.text).toBe(200);
     expect(invoice.type).toBe('application/pdf');
     expect(invoice.bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
     if (poppler) {
       const text = pdfText(invoice.bytes);
-      for (const v of ['COMMERCIAL INVOICE', 'Ceramic coffee mug', 'Cotton tea towel', '34.00 USD', 'Prime Minister', s.tracking_number]) expect(text, v).toContain(v);
+      for (const v of ['COMMERCIAL INVOICE', 'Ceramic coffee mug', 'Cotton tea towel', '34.00 USD', 'Prime Minister', s.tracking_number])
+        expect(text, v).toContain(v);
     }
 
     const label = await download(`/v1/shipments/${s.id}/label`);
@@ -174,28 +229,47 @@ describe('customs on the built tree', () => {
     expect((await download(`/v1/shipments/${s.id}/documents/cn22`)).status).toBe(404);
   });
 
-  it('refuses a vague description (422 customs_invalid) and an order line without a price (422 customs_required), buying nothing', { timeout: 60_000 }, async () => {
-    const orderId = await createOrder({ ship_to: london, line_items: [mugs] });
-    const vague = await svc.request('POST', '/v1/shipments', {
-      headers: c.v1,
-      json: {
-        order_id: orderId,
-        service_code: 'ups_worldwide_saver',
-        customs: { contents_type: 'merchandise', items: [{ description: 'Gift', quantity: 1, unit_value: { amount: 2500, currency: 'USD' }, weight_oz: 12, hs_tariff_number: '691200', origin_country: 'US' }] },
-      },
-    });
-    expectError(vague, 422, 'customs_invalid');
-    expect(vague.body.details).toEqual([{ field: 'customs.items[0].description', message: expect.any(String) }]);
+  it(
+    'refuses a vague description (422 customs_invalid) and an order line without a price (422 customs_required), buying nothing',
+    { timeout: 60_000 },
+    async () => {
+      const orderId = await createOrder({ ship_to: london, line_items: [mugs] });
+      const vague = await svc.request('POST', '/v1/shipments', {
+        headers: c.v1,
+        json: {
+          order_id: orderId,
+          service_code: 'ups_worldwide_saver',
+          customs: {
+            contents_type: 'merchandise',
+            items: [
+              {
+                description: 'Gift',
+                quantity: 1,
+                unit_value: { amount: 2500, currency: 'USD' },
+                weight_oz: 12,
+                hs_tariff_number: '691200',
+                origin_country: 'US',
+              },
+            ],
+          },
+        },
+      });
+      expectError(vague, 422, 'customs_invalid');
+      expect(vague.body.details).toEqual([{ field: 'customs.items[0].description', message: expect.any(String) }]);
 
-    const unpriced = await createOrder({ ship_to: london, line_items: [mugs, { sku: 'SOAP-1', name: 'Lavender soap', quantity: 1, weight_oz: 4, hs_tariff_number: '3401.11' }] });
-    const required = await svc.request('POST', '/v1/shipments', { headers: c.v1, json: { order_id: unpriced, service_code: 'ups_worldwide_saver' } });
-    expectError(required, 422, 'customs_required');
-    expect(required.body.details).toEqual([{ field: 'line_items[1].unit_price', message: expect.any(String) }]);
+      const unpriced = await createOrder({
+        ship_to: london,
+        line_items: [mugs, { sku: 'SOAP-1', name: 'Lavender soap', quantity: 1, weight_oz: 4, hs_tariff_number: '3401.11' }],
+      });
+      const required = await svc.request('POST', '/v1/shipments', { headers: c.v1, json: { order_id: unpriced, service_code: 'ups_worldwide_saver' } });
+      expectError(required, 422, 'customs_required');
+      expect(required.body.details).toEqual([{ field: 'line_items[1].unit_price', message: expect.any(String) }]);
 
-    const bought = await svc.request('GET', `/v1/shipments?order_id=${orderId}`, { headers: c.v1 });
-    expect(bought.body.data).toEqual([]);
-    expect((await svc.request('GET', `/v1/shipments?order_id=${unpriced}`, { headers: c.v1 })).body.data).toEqual([]);
-  });
+      const bought = await svc.request('GET', `/v1/shipments?order_id=${orderId}`, { headers: c.v1 });
+      expect(bought.body.data).toEqual([]);
+      expect((await svc.request('GET', `/v1/shipments?order_id=${unpriced}`, { headers: c.v1 })).body.data).toEqual([]);
+    },
+  );
 
   it('an api UPS account on the fake UPS buys to GB with the customs in InternationalForms', { timeout: 120_000 }, async () => {
     const secret = 'built-ops-ups-secret-7c1d';
@@ -204,7 +278,14 @@ describe('customs on the built tree', () => {
     try {
       const made = await svc.request('POST', '/v1/carrier-accounts', {
         headers: c.v1,
-        json: { carrier: 'ups', driver: 'api', account_number: 'A1B2C3', base_url: ups.url, description: 'UPS abroad', credentials: { client_id: 'fake-client-id', client_secret: secret } },
+        json: {
+          carrier: 'ups',
+          driver: 'api',
+          account_number: 'A1B2C3',
+          base_url: ups.url,
+          description: 'UPS abroad',
+          credentials: { client_id: 'fake-client-id', client_secret: secret },
+        },
       });
       expectStatus(svc, made, 201, 'api UPS account');
       const s = await buy(london, 'ups_worldwide_saver', { lines: [mugs, towel], account: made.body.id });
@@ -227,9 +308,19 @@ describe('returns, manifests, pickups and refunds on the built tree', () => {
     // The return's first scan ~5 s after its purchase (the scale is fixed per shipment at purchase).
     await setting('sandbox.tracking_time_scale', scaleForFirstScanIn(5));
     try {
-      const res = await svc.request('POST', `/v1/shipments/${outbound.id}/return`, { headers: { ...c.v1, 'idempotency-key': `ret-${outbound.id}` }, json: { rma_number: 'RMA-E2E-1', reason: 'Too small', charge: 'on_scan' } });
+      const res = await svc.request('POST', `/v1/shipments/${outbound.id}/return`, {
+        headers: { ...c.v1, 'idempotency-key': `ret-${outbound.id}` },
+        json: { rma_number: 'RMA-E2E-1', reason: 'Too small', charge: 'on_scan' },
+      });
       expectStatus(svc, res, 201, 'return label');
-      expect(res.body).toMatchObject({ is_return: true, return_of: outbound.id, charge: 'on_scan', billing_status: 'pending', status: 'label_purchased', rma_number: 'RMA-E2E-1' });
+      expect(res.body).toMatchObject({
+        is_return: true,
+        return_of: outbound.id,
+        charge: 'on_scan',
+        billing_status: 'pending',
+        status: 'label_purchased',
+        rma_number: 'RMA-E2E-1',
+      });
       expect(res.body.ship_to.postal_code).toBe(newYork.postal_code);
       const r: Shipment = res.body;
       const charged = await eventually(
@@ -306,12 +397,21 @@ describe('returns, manifests, pickups and refunds on the built tree', () => {
       booked = res;
     }
     expectStatus(svc, booked!, 201, 'book a pickup');
-    expect(booked!.body).toMatchObject({ id: expect.stringMatching(/^pck_/), carrier: 'usps', status: 'scheduled', package_count: 3, price: { amount: 0, currency: 'USD' } });
+    expect(booked!.body).toMatchObject({
+      id: expect.stringMatching(/^pck_/),
+      carrier: 'usps',
+      status: 'scheduled',
+      package_count: 3,
+      price: { amount: 0, currency: 'USD' },
+    });
 
     const sunday = new Date(Date.now() + 86_400_000);
     while (sunday.getUTCDay() !== 0) sunday.setUTCDate(sunday.getUTCDate() + 1);
     const date = sunday.toISOString().slice(0, 10);
-    const refused = await svc.request('POST', '/v1/pickups', { headers: c.v1, json: { carrier: 'usps', window: { start: `${date}T10:00:00-05:00`, end: `${date}T14:00:00-05:00` }, package_count: 1 } });
+    const refused = await svc.request('POST', '/v1/pickups', {
+      headers: c.v1,
+      json: { carrier: 'usps', window: { start: `${date}T10:00:00-05:00`, end: `${date}T14:00:00-05:00` }, package_count: 1 },
+    });
     expectError(refused, 422, 'pickup_unavailable');
     expect(refused.body.details[0]).toMatchObject({ reason: 'sunday' });
 

@@ -26,7 +26,11 @@ describe('webhooks on the built tree', () => {
     const test = await svc.request('POST', `/v1/webhooks/${created.body.id}/test`, { headers: c.v1 });
     expectStatus(svc, test, 202, 'test event');
     const req = await eventually(async () => receiver.at('/built')[0], 'the test delivery', 30_000);
-    const event = new Stripe('sk_test_unused').webhooks.constructEvent(req.body, String(req.headers['x-service-signature']), created.body.secret) as unknown as { type: string };
+    const event = new Stripe('sk_test_unused').webhooks.constructEvent(
+      req.body,
+      String(req.headers['x-service-signature']),
+      created.body.secret,
+    ) as unknown as { type: string };
     expect(event.type).toBe('webhook.test');
     const delivery = await eventually(async () => {
       const d = await svc.request('GET', `/v1/webhook-deliveries/${test.body.id}`, { headers: c.v1 });

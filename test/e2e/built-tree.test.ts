@@ -57,7 +57,10 @@ describe('the built tree (npm start)', () => {
   });
 
   it('validates addresses at home and abroad (US, GB, DE, JP, CA)', async () => {
-    const us = await svc.request('POST', '/v1/addresses/validate', { headers: c.v1, json: { street1: '350 fifth avenue', city: 'new york', state: 'NY', postal_code: '10118', country: 'US' } });
+    const us = await svc.request('POST', '/v1/addresses/validate', {
+      headers: c.v1,
+      json: { street1: '350 fifth avenue', city: 'new york', state: 'NY', postal_code: '10118', country: 'US' },
+    });
     expectStatus(svc, us, 200, 'US address');
     expect(['verified', 'corrected']).toContain(us.body.status);
     for (const address of [london, berlin, tokyo, toronto]) {
@@ -78,7 +81,10 @@ describe('the built tree (npm start)', () => {
       const res = await svc.request('POST', '/v1/rates/query', { headers: c.v1, json: { ship_from: sanFrancisco, ship_to: to, parcel } });
       expectStatus(svc, res, 200, `US→${to.country} rates`);
       expect(res.body.data.length, `US→${to.country} options`).toBeGreaterThan(0);
-      expect(res.body.data.some((o: { carrier: string }) => o.carrier === 'dhl_express'), `US→${to.country} DHL Express`).toBe(true);
+      expect(
+        res.body.data.some((o: { carrier: string }) => o.carrier === 'dhl_express'),
+        `US→${to.country} DHL Express`,
+      ).toBe(true);
     }
   });
 
@@ -141,7 +147,10 @@ describe('the built tree (npm start)', () => {
   });
 
   it('creates an integration and takes orders through intake with its ingest key', async () => {
-    const created = await svc.request('POST', '/api/admin/integrations', { headers: c.admin, json: { name: 'Shop', platform: 'custom', config: { shop: 'demo.myshopify.com' }, credentials: { token: 'shpat_x' } } });
+    const created = await svc.request('POST', '/api/admin/integrations', {
+      headers: c.admin,
+      json: { name: 'Shop', platform: 'custom', config: { shop: 'demo.myshopify.com' }, credentials: { token: 'shpat_x' } },
+    });
     expectStatus(svc, created, 201, 'create integration');
     const ingest = { authorization: `Bearer ${created.body.ingest_key}` };
     const intake = await svc.request('POST', '/api/integrations/orders', {
@@ -177,12 +186,19 @@ describe('the built tree (npm start)', () => {
       const backfilled = fake.shop.seedOrder({ lines: [{ sku: 'MUG', title: 'Mug', quantity: 1, grams: 340 }] });
       const created = await svc.request('POST', '/api/admin/integrations', {
         headers: c.admin,
-        json: { name: 'Built shop', platform: 'shopify', store_ref: 'built-shop.myshopify.com', base_url: fake.url, credentials: { access_token: fake.accessToken, client_secret: fake.clientSecret } },
+        json: {
+          name: 'Built shop',
+          platform: 'shopify',
+          store_ref: 'built-shop.myshopify.com',
+          base_url: fake.url,
+          credentials: { access_token: fake.accessToken, client_secret: fake.clientSecret },
+        },
       });
       expectStatus(svc, created, 201, 'connect shopify');
       const id = created.body.id as string;
       const orderOf = (externalId: number) => async () =>
-        (await svc.request('GET', `/v1/orders?source=${id}&external_id=${externalId}`, { headers: c.v1 })).body.data[0] as { id: string; status: string } | undefined;
+        (await svc.request('GET', `/v1/orders?source=${id}&external_id=${externalId}`, { headers: c.v1 })).body.data[0] as
+          { id: string; status: string } | undefined;
       // Activation (a job in the process): webhooks registered, then the backfill imports the paid order.
       await until('webhook registration', async () => fake.shop.webhooks.size === 4);
       await until('backfill', orderOf(backfilled.id));
@@ -202,7 +218,11 @@ describe('the built tree (npm start)', () => {
       await until('fulfillment at the store', async () => fake.shop.order(fresh.id).fulfillments.length === 1);
       expect(fake.shop.order(fresh.id).fulfillments[0].tracking[0]).toMatchObject({ company: 'USPS', number: label.body.tracking_number });
       const writeBacks = await svc.request('GET', `/api/admin/write-backs?shipment_id=${label.body.id}`, { headers: c.admin });
-      await until('write-back succeeded', async () => (await svc.request('GET', `/api/admin/write-backs?shipment_id=${label.body.id}`, { headers: c.admin })).body.data[0]?.status === 'succeeded');
+      await until(
+        'write-back succeeded',
+        async () =>
+          (await svc.request('GET', `/api/admin/write-backs?shipment_id=${label.body.id}`, { headers: c.admin })).body.data[0]?.status === 'succeeded',
+      );
       expectStatus(svc, writeBacks, 200, 'write-backs');
       const history = await svc.request('GET', `/api/admin/orders/${order.id}/sync-history`, { headers: c.admin });
       expectStatus(svc, history, 200, 'sync history');
@@ -247,11 +267,26 @@ describe('the built tree (npm start)', () => {
     expectStatus(svc, audit, 200, 'audit log');
     expect(audit.body.data.map((e: { action: string }) => e.action)).toContain('account.approved');
 
-    const map = await svc.request('PUT', '/api/super-admin/settings/office_redeem.sku_map', { headers: c.root, json: { value: { 'OFF-365': 'office_365', 'OFF-2024': 'office_2024' } } });
+    const map = await svc.request('PUT', '/api/super-admin/settings/office_redeem.sku_map', {
+      headers: c.root,
+      json: { value: { 'OFF-365': 'office_365', 'OFF-2024': 'office_2024' } },
+    });
     expectStatus(svc, map, 200, 'sku map');
-    const key = await svc.request('PUT', '/api/super-admin/office-redeem/2024-master-product-key', { headers: c.root, json: { product_key: 'ABCDE-12345-FGHIJ-67890-KLMNO' } });
+    const key = await svc.request('PUT', '/api/super-admin/office-redeem/2024-master-product-key', {
+      headers: c.root,
+      json: { product_key: 'ABCDE-12345-FGHIJ-67890-KLMNO' },
+    });
     expectStatus(svc, key, 200, '2024 key');
-    const order = await svc.request('POST', '/v1/orders', { headers: c.v1, json: { ship_to: newYork, line_items: [{ sku: 'OFF-2024', quantity: 1 }, { sku: 'OFF-365', quantity: 1 }] } });
+    const order = await svc.request('POST', '/v1/orders', {
+      headers: c.v1,
+      json: {
+        ship_to: newYork,
+        line_items: [
+          { sku: 'OFF-2024', quantity: 1 },
+          { sku: 'OFF-365', quantity: 1 },
+        ],
+      },
+    });
     expectStatus(svc, order, 201, 'order');
     const processed = await svc.request('POST', `/api/admin/orders/${order.body.id}/process`, { headers: c.admin });
     expectStatus(svc, processed, 200, 'process');
@@ -282,7 +317,12 @@ describe('the built tree (npm start)', () => {
     expect(bought.body.tracking_number).toMatch(/^1Z/);
     const id = bought.body.id as string;
     // The body is read as text: PNG's first byte (0x89) is not UTF-8, so its magic is checked after it.
-    const formats = { pdf_4x6: ['%PDF', 'application/pdf'], pdf_letter: ['%PDF', 'application/pdf'], png_4x6: ['PNG', 'image/png'], zpl_4x6: ['^XA', 'application/x-zpl'] };
+    const formats = {
+      pdf_4x6: ['%PDF', 'application/pdf'],
+      pdf_letter: ['%PDF', 'application/pdf'],
+      png_4x6: ['PNG', 'image/png'],
+      zpl_4x6: ['^XA', 'application/x-zpl'],
+    };
     for (const [format, [magic, type]] of Object.entries(formats)) {
       const label = await svc.request('GET', `/v1/shipments/${id}/label?format=${format}`, { headers: c.v1 });
       expectStatus(svc, label, 200, `label ${format}`);
@@ -309,7 +349,10 @@ describe('the built tree (npm start)', () => {
   });
 
   it('registers webhook endpoints, lists deliveries, and serves the session cookie, admin rates and mTLS certificates', async () => {
-    const hook = await svc.request('POST', '/v1/webhooks', { headers: c.v1, json: { url: 'https://hooks.example.com/shipping', events: ['shipment.label_purchased'] } });
+    const hook = await svc.request('POST', '/v1/webhooks', {
+      headers: c.v1,
+      json: { url: 'https://hooks.example.com/shipping', events: ['shipment.label_purchased'] },
+    });
     expectStatus(svc, hook, 201, 'webhook create');
     expect(hook.body.secret).toMatch(/^whsec_/);
     const listed = await svc.request('GET', '/v1/webhooks', { headers: c.v1 });
@@ -347,11 +390,22 @@ describe('the built tree (npm start)', () => {
   it('chooses a service by the shipping rules, explains it, and buys it with service_code auto', async () => {
     const rule = await svc.request('POST', '/v1/shipping-rules', {
       headers: c.v1,
-      json: { name: 'Never USPS, fastest', priority: 10, enabled: true, when: { destination_countries: ['US'] }, then: { exclude_carriers: ['usps'], choose: 'fastest' } },
+      json: {
+        name: 'Never USPS, fastest',
+        priority: 10,
+        enabled: true,
+        when: { destination_countries: ['US'] },
+        then: { exclude_carriers: ['usps'], choose: 'fastest' },
+      },
     });
     expectStatus(svc, rule, 201, 'rule create');
     expectStatus(svc, await svc.request('GET', '/v1/shipping-rules', { headers: c.v1 }), 200, 'rule list');
-    expectStatus(svc, await svc.request('PATCH', `/v1/shipping-rules/${rule.body.id}`, { headers: c.v1, json: { name: 'Never USPS, fastest first' } }), 200, 'rule patch');
+    expectStatus(
+      svc,
+      await svc.request('PATCH', `/v1/shipping-rules/${rule.body.id}`, { headers: c.v1, json: { name: 'Never USPS, fastest first' } }),
+      200,
+      'rule patch',
+    );
     const evaluated = await svc.request('POST', '/v1/shipping-rules/evaluate', { headers: c.v1, json: { ship_from: sanFrancisco, ship_to: newYork, parcel } });
     expectStatus(svc, evaluated, 200, 'rule evaluate');
     expect(evaluated.body.rule_id).toBe(rule.body.id);
@@ -383,7 +437,14 @@ describe('the built tree (npm start)', () => {
 
       const made = await svc.request('POST', '/v1/carrier-accounts', {
         headers: c.v1,
-        json: { carrier: 'ups', driver: 'api', account_number: 'A1B2C3', base_url: ups.url, description: 'Our UPS', credentials: { client_id: 'fake-client-id', client_secret: secret } },
+        json: {
+          carrier: 'ups',
+          driver: 'api',
+          account_number: 'A1B2C3',
+          base_url: ups.url,
+          description: 'Our UPS',
+          credentials: { client_id: 'fake-client-id', client_secret: secret },
+        },
       });
       expectStatus(svc, made, 201, 'api UPS account');
       expect(made.body).toMatchObject({ carrier: 'ups', driver: 'api', base_url: ups.url, health: { status: 'ok' } });
@@ -391,7 +452,10 @@ describe('the built tree (npm start)', () => {
       expect(made.text).not.toContain(secret);
       const account: string = made.body.id;
 
-      const rates = await svc.request('POST', '/v1/rates/query', { headers: c.v1, json: { ship_from: sanFrancisco, ship_to: newYork, parcel: { ...parcel, weight_oz: 23 } } });
+      const rates = await svc.request('POST', '/v1/rates/query', {
+        headers: c.v1,
+        json: { ship_from: sanFrancisco, ship_to: newYork, parcel: { ...parcel, weight_oz: 23 } },
+      });
       expectStatus(svc, rates, 200, 'rates with the api account');
       expect(rates.body.messages).toEqual([]);
       const fromUps = rates.body.data.filter((o: { carrier_account_id: string }) => o.carrier_account_id === account);
@@ -401,7 +465,12 @@ describe('the built tree (npm start)', () => {
       const buy = async () => {
         const order = await svc.request('POST', '/v1/orders', {
           headers: c.v1,
-          json: { ship_from: { ...sanFrancisco, phone: '4155550100' }, ship_to: { ...newYork, phone: '2125550100' }, line_items: [{ sku: 'MUG', name: 'Mug', quantity: 1, weight_oz: 12 }], parcel },
+          json: {
+            ship_from: { ...sanFrancisco, phone: '4155550100' },
+            ship_to: { ...newYork, phone: '2125550100' },
+            line_items: [{ sku: 'MUG', name: 'Mug', quantity: 1, weight_oz: 12 }],
+            parcel,
+          },
         });
         expectStatus(svc, order, 201, 'order for the api account');
         const bought = await svc.request('POST', '/v1/shipments', {
@@ -481,15 +550,28 @@ describe('the built tree (npm start)', () => {
     expect(cert.body.fingerprint_sha256).toBe('ab'.repeat(32));
     const list = await svc.request('GET', '/api/admin/mtls-certificates', { headers: c.admin });
     expect(list.body.data.map((x: { id: string }) => x.id)).toContain(cert.body.id);
-    expectStatus(svc, await svc.request('PATCH', `/api/super-admin/workspaces/${c.workspaceId}`, { headers: c.root, json: { mtls_required: true } }), 200, 'mtls on');
+    expectStatus(
+      svc,
+      await svc.request('PATCH', `/api/super-admin/workspaces/${c.workspaceId}`, { headers: c.root, json: { mtls_required: true } }),
+      200,
+      'mtls on',
+    );
     expectCommonError(await svc.request('GET', '/v1/orders', { headers: c.v1 }), 403, 'forbidden');
-    expectStatus(svc, await svc.request('PATCH', `/api/super-admin/workspaces/${c.workspaceId}`, { headers: c.root, json: { mtls_required: false } }), 200, 'mtls off');
+    expectStatus(
+      svc,
+      await svc.request('PATCH', `/api/super-admin/workspaces/${c.workspaceId}`, { headers: c.root, json: { mtls_required: false } }),
+      200,
+      'mtls off',
+    );
     expectStatus(svc, await svc.request('GET', '/v1/orders', { headers: c.v1 }), 200, 'v1 again');
     expectStatus(svc, await svc.request('DELETE', `/api/admin/mtls-certificates/${cert.body.id}`, { headers: c.admin }), 204, 'delete certificate');
   });
 
   it('answers hostile input in the common error shape, never a 500', async () => {
-    const nul = await svc.request('POST', '/v1/orders', { headers: c.v1, json: { ship_to: newYork, line_items: [{ sku: 'A', quantity: 1 }], notes: 'a\u0000b' } });
+    const nul = await svc.request('POST', '/v1/orders', {
+      headers: c.v1,
+      json: { ship_to: newYork, line_items: [{ sku: 'A', quantity: 1 }], notes: 'a\u0000b' },
+    });
     expectCommonError(nul, 400, 'validation_failed');
     expect(nul.body.details).toEqual([{ field: 'notes', message: expect.any(String) }]);
     const longId = await svc.request('GET', `/v1/orders/${'x'.repeat(10_000)}`, { headers: c.v1 });
@@ -508,7 +590,10 @@ describe('the built tree (npm start)', () => {
 
   it('serves refunds, manifests and pickups through /v1 and /api/admin (the full flows: built-tree-operations.test.ts)', { timeout: 60_000 }, async () => {
     const buyUsps = async () => {
-      const order = await svc.request('POST', '/v1/orders', { headers: c.v1, json: { ship_to: newYork, ship_from: sanFrancisco, line_items: [{ sku: 'MUG', name: 'Mug', quantity: 1, weight_oz: 12 }], parcel } });
+      const order = await svc.request('POST', '/v1/orders', {
+        headers: c.v1,
+        json: { ship_to: newYork, ship_from: sanFrancisco, line_items: [{ sku: 'MUG', name: 'Mug', quantity: 1, weight_oz: 12 }], parcel },
+      });
       expectStatus(svc, order, 201, 'order');
       const bought = await svc.request('POST', '/v1/shipments', { headers: c.v1, json: { order_id: order.body.id, service_code: 'usps_ground_advantage' } });
       expectStatus(svc, bought, 201, 'USPS label');
@@ -516,7 +601,10 @@ describe('the built tree (npm start)', () => {
     };
     // Selected labels printed as one file (the full checks: shipments-built.test.ts).
     const printed = [await buyUsps(), await buyUsps()].map((s) => s.id);
-    for (const [url, headers] of [['/v1/labels/merge', c.v1], ['/api/admin/labels/merge', c.admin]] as const) {
+    for (const [url, headers] of [
+      ['/v1/labels/merge', c.v1],
+      ['/api/admin/labels/merge', c.admin],
+    ] as const) {
       const merged = await svc.request('POST', url, { headers, json: { shipment_ids: printed, format: 'zpl_4x6' } });
       expectStatus(svc, merged, 200, url);
       expect(merged.text.match(/\^XA/g), url).toHaveLength(2);
@@ -527,16 +615,25 @@ describe('the built tree (npm start)', () => {
     for (const url of ['/v1/refunds', '/api/admin/refunds']) {
       const refunds = await svc.request('GET', url, { headers: url.startsWith('/v1') ? c.v1 : c.admin });
       expectStatus(svc, refunds, 200, url);
-      expect(refunds.body.data.map((r: { id: string }) => r.id), url).toContain(v.body.refund.id);
+      expect(
+        refunds.body.data.map((r: { id: string }) => r.id),
+        url,
+      ).toContain(v.body.refund.id);
     }
 
     const label = await buyUsps();
-    const manifest = await svc.request('POST', '/v1/manifests', { headers: c.v1, json: { carrier: 'usps', ship_date: label.rate.ship_date, shipment_ids: [label.id] } });
+    const manifest = await svc.request('POST', '/v1/manifests', {
+      headers: c.v1,
+      json: { carrier: 'usps', ship_date: label.rate.ship_date, shipment_ids: [label.id] },
+    });
     expectStatus(svc, manifest, 202, 'create manifest');
     for (const url of ['/v1/manifests', '/api/admin/manifests']) {
       const list = await svc.request('GET', url, { headers: url.startsWith('/v1') ? c.v1 : c.admin });
       expectStatus(svc, list, 200, url);
-      expect(list.body.data.map((m: { id: string }) => m.id), url).toContain(manifest.body.id);
+      expect(
+        list.body.data.map((m: { id: string }) => m.id),
+        url,
+      ).toContain(manifest.body.id);
     }
 
     // A weekday two or more days ahead at the origin (San Francisco); a carrier holiday moves to the next one.
@@ -545,7 +642,10 @@ describe('the built tree (npm start)', () => {
     for (let tries = 0; tries < 6 && !pickup; tries++, day.setUTCDate(day.getUTCDate() + 1)) {
       if (day.getUTCDay() === 0) continue;
       const date = day.toISOString().slice(0, 10);
-      const res = await svc.request('POST', '/v1/pickups', { headers: c.v1, json: { carrier: 'ups', window: { start: `${date}T13:00:00-08:00`, end: `${date}T17:00:00-08:00` }, package_count: 2 } });
+      const res = await svc.request('POST', '/v1/pickups', {
+        headers: c.v1,
+        json: { carrier: 'ups', window: { start: `${date}T13:00:00-08:00`, end: `${date}T17:00:00-08:00` }, package_count: 2 },
+      });
       if (res.status === 422 && res.body?.details?.[0]?.reason === 'carrier_holiday') continue;
       pickup = res;
     }
@@ -553,27 +653,47 @@ describe('the built tree (npm start)', () => {
     for (const url of ['/v1/pickups', '/api/admin/pickups']) {
       const list = await svc.request('GET', url, { headers: url.startsWith('/v1') ? c.v1 : c.admin });
       expectStatus(svc, list, 200, url);
-      expect(list.body.data.map((p: { id: string }) => p.id), url).toContain(pickup!.body.id);
+      expect(
+        list.body.data.map((p: { id: string }) => p.id),
+        url,
+      ).toContain(pickup!.body.id);
     }
     expectStatus(svc, await svc.request('POST', `/v1/pickups/${pickup!.body.id}/cancel`, { headers: c.v1 }), 200, 'cancel the pickup');
   });
 
   it('ships from a location in a flat-rate package with options, prints a packing slip, and tracks a label bought elsewhere', async () => {
-    const loc = await svc.request('POST', '/v1/locations', { headers: c.v1, json: { name: 'East', address: newYork, timezone: 'America/New_York', pickup_cutoff: '16:00' } });
+    const loc = await svc.request('POST', '/v1/locations', {
+      headers: c.v1,
+      json: { name: 'East', address: newYork, timezone: 'America/New_York', pickup_cutoff: '16:00' },
+    });
     expectStatus(svc, loc, 201, 'location');
     expect((await svc.request('GET', '/v1/locations', { headers: c.v1 })).body.data.map((l: { id: string }) => l.id)).toContain(loc.body.id);
     const catalogue = await svc.request('GET', '/v1/carrier-packages', { headers: c.v1 });
     expectStatus(svc, catalogue, 200, 'carrier packages');
     const flat = catalogue.body.data.find((p: { carrier: string; flat_rate_services: string[] }) => p.carrier === 'usps' && p.flat_rate_services.length > 0);
-    const quote = await svc.request('POST', '/v1/rates/query', { headers: c.v1, json: { location_id: loc.body.id, ship_to: sanFrancisco, parcel: { package_id: flat.id, weight_oz: 40 }, options: { signature: 'standard', references: ['PO-7'] } } });
+    const quote = await svc.request('POST', '/v1/rates/query', {
+      headers: c.v1,
+      json: {
+        location_id: loc.body.id,
+        ship_to: sanFrancisco,
+        parcel: { package_id: flat.id, weight_oz: 40 },
+        options: { signature: 'standard', references: ['PO-7'] },
+      },
+    });
     expectStatus(svc, quote, 200, 'a flat-rate quote with options');
     const signed = quote.body.data.find((r: { service_code: string }) => flat.flat_rate_services.includes(r.service_code));
     expect(signed.surcharges.map((x: { code: string }) => x.code)).toContain('signature');
-    const pkg = await svc.request('POST', '/v1/packages', { headers: c.v1, json: { name: 'Small box', length_in: 8, width_in: 6, height_in: 4, tare_weight_oz: 3, max_weight_oz: 320 } });
+    const pkg = await svc.request('POST', '/v1/packages', {
+      headers: c.v1,
+      json: { name: 'Small box', length_in: 8, width_in: 6, height_in: 4, tare_weight_oz: 3, max_weight_oz: 320 },
+    });
     expectStatus(svc, pkg, 201, 'package preset');
     expect((await svc.request('GET', '/v1/packages', { headers: c.v1 })).body.data.map((p: { id: string }) => p.id)).toContain(pkg.body.id);
 
-    const order = await svc.request('POST', '/v1/orders', { headers: c.v1, json: { ship_to: tokyo, ship_from: sanFrancisco, line_items: [{ sku: 'MUG', name: 'Mug', quantity: 2, weight_oz: 12 }], parcel } });
+    const order = await svc.request('POST', '/v1/orders', {
+      headers: c.v1,
+      json: { ship_to: tokyo, ship_from: sanFrancisco, line_items: [{ sku: 'MUG', name: 'Mug', quantity: 2, weight_oz: 12 }], parcel },
+    });
     expectStatus(svc, order, 201, 'order');
     const slip = await svc.request('GET', `/v1/orders/${order.body.id}/packing-slip`, { headers: c.v1 });
     expectStatus(svc, slip, 200, 'packing slip');
@@ -583,7 +703,14 @@ describe('the built tree (npm start)', () => {
     const tracker = await svc.request('POST', '/v1/trackers', { headers: c.v1, json: { carrier: 'usps', tracking_number: foreign } });
     expectStatus(svc, tracker, 201, 'tracker');
     expect(tracker.body).toMatchObject({ carrier: 'usps', tracking_number: foreign, status: expect.any(String) });
-    expectCommonError(await svc.request('POST', '/v1/trackers', { headers: c.v1, json: { carrier: 'usps', tracking_number: `${foreign.slice(0, -1)}${(Number(foreign.at(-1)) + 1) % 10}` } }), 400, 'validation_failed');
+    expectCommonError(
+      await svc.request('POST', '/v1/trackers', {
+        headers: c.v1,
+        json: { carrier: 'usps', tracking_number: `${foreign.slice(0, -1)}${(Number(foreign.at(-1)) + 1) % 10}` },
+      }),
+      400,
+      'validation_failed',
+    );
     expectStatus(svc, await svc.request('GET', `/v1/trackers/${tracker.body.id}`, { headers: c.v1 }), 200, 'read tracker');
     expectStatus(svc, await svc.request('DELETE', `/v1/trackers/${tracker.body.id}`, { headers: c.v1 }), 204, 'delete tracker');
     // The dashboard's twins (session).
@@ -592,10 +719,13 @@ describe('the built tree (npm start)', () => {
     }
   });
 
-  it('two locations: each on its own clock, a flat-rate envelope flat at any weight, a USPS manifest closing one location\'s labels only', async () => {
+  it("two locations: each on its own clock, a flat-rate envelope flat at any weight, a USPS manifest closing one location's labels only", async () => {
     // UTC+14 and UTC−11: their calendar days never agree, so the same lane ships on different days.
     const ahead = await svc.request('POST', '/v1/locations', { headers: c.v1, json: { name: 'Ahead', address: sanFrancisco, timezone: 'Pacific/Kiritimati' } });
-    const behind = await svc.request('POST', '/v1/locations', { headers: c.v1, json: { name: 'Behind', address: sanFrancisco, timezone: 'Pacific/Pago_Pago' } });
+    const behind = await svc.request('POST', '/v1/locations', {
+      headers: c.v1,
+      json: { name: 'Behind', address: sanFrancisco, timezone: 'Pacific/Pago_Pago' },
+    });
     expectStatus(svc, ahead, 201, 'location ahead');
     expectStatus(svc, behind, 201, 'location behind');
     const quote = async (json: object) => {
@@ -606,7 +736,10 @@ describe('the built tree (npm start)', () => {
     const [fromAhead, fromBehind] = [await quote({ location_id: ahead.body.id, parcel }), await quote({ location_id: behind.body.id, parcel })];
     expect(fromAhead.ship_date).not.toBe(fromBehind.ship_date);
 
-    const flat = (await svc.request('GET', '/v1/carrier-packages', { headers: c.v1 })).body.data.find((p: { carrier: string; flat_rate_services: string[]; max_weight_oz: number | null }) => p.carrier === 'usps' && p.flat_rate_services.length > 0 && p.max_weight_oz);
+    const flat = (await svc.request('GET', '/v1/carrier-packages', { headers: c.v1 })).body.data.find(
+      (p: { carrier: string; flat_rate_services: string[]; max_weight_oz: number | null }) =>
+        p.carrier === 'usps' && p.flat_rate_services.length > 0 && p.max_weight_oz,
+    );
     const light = await quote({ location_id: ahead.body.id, parcel: { package_id: flat.id, weight_oz: 4 } });
     const heavy = await quote({ location_id: ahead.body.id, parcel: { package_id: flat.id, weight_oz: flat.max_weight_oz } });
     const priceOf = (q: typeof light) => q.data.find((r) => r.service_code === flat.flat_rate_services[0])?.price.amount;
@@ -614,7 +747,10 @@ describe('the built tree (npm start)', () => {
     expect(priceOf(heavy)).toBe(priceOf(light));
 
     const buy = async (locationId: string) => {
-      const order = await svc.request('POST', '/v1/orders', { headers: c.v1, json: { ship_to: newYork, location_id: locationId, line_items: [{ sku: 'MUG', quantity: 1, weight_oz: 12 }], parcel } });
+      const order = await svc.request('POST', '/v1/orders', {
+        headers: c.v1,
+        json: { ship_to: newYork, location_id: locationId, line_items: [{ sku: 'MUG', quantity: 1, weight_oz: 12 }], parcel },
+      });
       expectStatus(svc, order, 201, 'order at a location');
       const label = await svc.request('POST', '/v1/shipments', { headers: c.v1, json: { order_id: order.body.id, service_code: 'usps_ground_advantage' } });
       expectStatus(svc, label, 201, 'label at a location');
@@ -622,7 +758,10 @@ describe('the built tree (npm start)', () => {
       return label.body as { id: string; rate: { ship_date: string } };
     };
     const [a, b] = [await buy(ahead.body.id), await buy(behind.body.id)];
-    const manifest = await svc.request('POST', '/v1/manifests', { headers: c.v1, json: { carrier: 'usps', location_id: ahead.body.id, ship_date: a.rate.ship_date } });
+    const manifest = await svc.request('POST', '/v1/manifests', {
+      headers: c.v1,
+      json: { carrier: 'usps', location_id: ahead.body.id, ship_date: a.rate.ship_date },
+    });
     expectStatus(svc, manifest, 202, 'manifest of one location');
     expect(manifest.body.shipment_ids).toContain(a.id);
     expect(manifest.body.shipment_ids).not.toContain(b.id);

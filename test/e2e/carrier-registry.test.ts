@@ -26,7 +26,13 @@ async function createOrder(app: FastifyInstance, t: Tenant): Promise<{ id: strin
     method: 'POST',
     url: '/v1/orders',
     headers: t.headers,
-    payload: { customer: { name: 'Ada Lovelace', email: 'ada@example.com' }, ship_to: shipTo, ship_from: shipFrom, line_items: [{ sku: 'MUG-1', name: 'Mug', quantity: 1, weight_oz: 24 }], parcel },
+    payload: {
+      customer: { name: 'Ada Lovelace', email: 'ada@example.com' },
+      ship_to: shipTo,
+      ship_from: shipFrom,
+      line_items: [{ sku: 'MUG-1', name: 'Mug', quantity: 1, weight_oz: 24 }],
+      parcel,
+    },
   });
   expect(res.statusCode, res.body).toBe(201);
   return res.json();
@@ -60,7 +66,10 @@ describe('a carrier that cannot be reached (injected through buildApp)', () => {
     expect(carriers.has('fedex')).toBe(true);
     const upsUnavailable = body.unavailable.filter((u: { carrier: string }) => u.carrier === 'ups');
     expect(upsUnavailable.map((u: { service_code: string }) => u.service_code).sort()).toEqual(
-      app.deps.carriers.get('ups')!.services.map((s) => s.code).sort(),
+      app.deps.carriers
+        .get('ups')!
+        .services.map((s) => s.code)
+        .sort(),
     );
     for (const u of upsUnavailable) expect(u.reason).toBe('UPS is unavailable: no answer within 8000 ms');
   });
@@ -75,7 +84,12 @@ describe('a carrier that cannot be reached (injected through buildApp)', () => {
     expect(typeof body.request_id).toBe('string');
     const after = await app.inject({ method: 'GET', url: `/v1/orders/${order.id}`, headers: t.headers });
     expect(after.json().status).toBe(order.status);
-    const usps = await app.inject({ method: 'POST', url: '/v1/shipments', headers: t.headers, payload: { order_id: order.id, service_code: 'usps_ground_advantage' } });
+    const usps = await app.inject({
+      method: 'POST',
+      url: '/v1/shipments',
+      headers: t.headers,
+      payload: { order_id: order.id, service_code: 'usps_ground_advantage' },
+    });
     expect(usps.statusCode, usps.body).toBe(201);
   });
 });
@@ -154,7 +168,11 @@ describe('a fifth carrier is one folder', () => {
       method: 'POST',
       url: '/api/admin/rates/query',
       headers: t.adminHeaders,
-      payload: { ship_from: { country: 'US', postal_code: '10001' }, ship_to: { country: 'US', postal_code: '90210' }, parcel: { weight_oz: 16, length_in: 10, width_in: 8, height_in: 4 } },
+      payload: {
+        ship_from: { country: 'US', postal_code: '10001' },
+        ship_to: { country: 'US', postal_code: '90210' },
+        parcel: { weight_oz: 16, length_in: 10, width_in: 8, height_in: 4 },
+      },
     });
     expect(res.statusCode, res.body).toBe(200);
     const rows: Array<{ carrier: string }> = [...res.json().data, ...res.json().unavailable];
@@ -163,7 +181,12 @@ describe('a fifth carrier is one folder', () => {
 
   it('sells a label that carries its own heading, routing code, printed number and barcode', async () => {
     const order = await createOrder(app, t);
-    const res = await app.inject({ method: 'POST', url: '/v1/shipments', headers: t.headers, payload: { order_id: order.id, service_code: 'acme_express_ground', label_format: 'zpl_4x6' } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/v1/shipments',
+      headers: t.headers,
+      payload: { order_id: order.id, service_code: 'acme_express_ground', label_format: 'zpl_4x6' },
+    });
     expect(res.statusCode, res.body).toBe(201);
     const shipment = res.json();
     expect(shipment.carrier).toBe('acme_express');

@@ -79,18 +79,32 @@ describe.runIf(target.engine === 'postgres')('channel jobs through a PostgreSQL 
     const stores: FakeStore[] = [];
 
     try {
-      const root = { authorization: `Bearer ${(await a.call('POST', '/api/auth/login', {}, { email: env.SUPER_ADMIN_EMAIL, password: env.SUPER_ADMIN_PASSWORD })).json.token}` };
-      const reg = await a.call('POST', '/api/auth/register', {}, { email: 'ops@chblip.test', password: 'long enough pw', name: 'Ops', workspace_name: 'Channel blip' });
+      const root = {
+        authorization: `Bearer ${(await a.call('POST', '/api/auth/login', {}, { email: env.SUPER_ADMIN_EMAIL, password: env.SUPER_ADMIN_PASSWORD })).json.token}`,
+      };
+      const reg = await a.call(
+        'POST',
+        '/api/auth/register',
+        {},
+        { email: 'ops@chblip.test', password: 'long enough pw', name: 'Ops', workspace_name: 'Channel blip' },
+      );
       const workspaceId: string = reg.json.workspace.id;
       expect((await a.call('POST', `/api/super-admin/accounts/${reg.json.account.id}/approve`, root)).status).toBe(200);
       const session = (await a.call('POST', '/api/auth/login', {}, { email: 'ops@chblip.test', password: 'long enough pw' })).json.token;
       const admin = { authorization: `Bearer ${session}`, 'x-service-workspace': workspaceId, 'x-service-environment': 'test' };
-      const v1 = { authorization: `Bearer ${(await a.call('POST', '/api/admin/api-keys', admin, { name: 'main', environment: 'test' })).json.secret}`, 'x-service-workspace': workspaceId };
+      const v1 = {
+        authorization: `Bearer ${(await a.call('POST', '/api/admin/api-keys', admin, { name: 'main', environment: 'test' })).json.secret}`,
+        'x-service-workspace': workspaceId,
+      };
       expect((await a.call('PATCH', `/api/super-admin/workspaces/${workspaceId}`, root, { plan: 'enterprise', burst_per_minute: 1_000_000 })).status).toBe(200);
       expect((await a.call('PATCH', '/api/admin/workspace', admin, { origin_address: shipFrom })).status).toBe(200);
 
       const ordersOf = async (integrationId: string, externalId: string) =>
-        (await a.call('GET', `/v1/orders?source=${integrationId}&external_id=${externalId}`, v1)).json.data as { id: string; status: string; parcel: { weight_oz: number } }[];
+        (await a.call('GET', `/v1/orders?source=${integrationId}&external_id=${externalId}`, v1)).json.data as {
+          id: string;
+          status: string;
+          parcel: { weight_oz: number };
+        }[];
       const imported = (integrationId: string, externalId: string) => async () => (await ordersOf(integrationId, externalId))[0];
 
       // ---- connected, an order imported and labelled, its write-back answered late ----
@@ -102,17 +116,40 @@ describe.runIf(target.engine === 'postgres')('channel jobs through a PostgreSQL 
         expect(created.status, JSON.stringify(created.json)).toBe(201);
         const id: string = created.json.id;
         const topics = getChannelPlatform(platform)!.webhookTopics.length;
-        await until(async () => store.webhooks().filter((s) => s.active && s.url === `${base}/api/integrations/${id}/webhooks`).length === topics, `${platform} webhooks`, 60_000, logs, 100);
-        await until(async () => (await a.call('GET', `/api/admin/integrations/${id}/sync-runs`, admin)).json.data.some((r: { status: string }) => r.status === 'completed'), `${platform} backfill`, 60_000, logs, 100);
+        await until(
+          async () => store.webhooks().filter((s) => s.active && s.url === `${base}/api/integrations/${id}/webhooks`).length === topics,
+          `${platform} webhooks`,
+          60_000,
+          logs,
+          100,
+        );
+        await until(
+          async () =>
+            (await a.call('GET', `/api/admin/integrations/${id}/sync-runs`, admin)).json.data.some((r: { status: string }) => r.status === 'completed'),
+          `${platform} backfill`,
+          60_000,
+          logs,
+          100,
+        );
 
         const labelled = store.seedOrder();
         expect(await store.emit(labelled, 'created')).toEqual(expect.arrayContaining([200]));
         const order = await until(imported(id, labelled), `${platform} order imported`, 30_000, logs, 100);
-        if (!(order.parcel.weight_oz > 0)) expect((await a.call('PATCH', `/api/admin/orders/${order.id}`, admin, { parcel: { weight_oz: 24 } })).status).toBe(200);
+        if (!(order.parcel.weight_oz > 0))
+          expect((await a.call('PATCH', `/api/admin/orders/${order.id}`, admin, { parcel: { weight_oz: 24 } })).status).toBe(200);
         store.delayNextWriteAnswer(WRITE_ANSWER_DELAY_MS);
         const label = await a.call('POST', '/v1/shipments', v1, { order_id: order.id, service_code: 'usps_ground_advantage' });
         expect(label.status, JSON.stringify(label.json)).toBe(201);
-        connected.push({ platform, store, id, labelled, tracking: label.json.tracking_number, shipmentId: label.json.id, before: store.seedOrder(), during: store.seedOrder() });
+        connected.push({
+          platform,
+          store,
+          id,
+          labelled,
+          tracking: label.json.tracking_number,
+          shipmentId: label.json.id,
+          before: store.seedOrder(),
+          during: store.seedOrder(),
+        });
       }
       // The cut starts once every store has applied its write and before any answer came back.
       const writtenAt = Date.now();
@@ -126,7 +163,11 @@ describe.runIf(target.engine === 'postgres')('channel jobs through a PostgreSQL 
       const cutAt = Date.now();
       const during: { platform: string; statuses: number[] }[] = [];
       for (const c of connected) during.push({ platform: c.platform, statuses: await c.store.emit(c.during, 'created') });
-      const probe = await fetch(`${base}/api/integrations/${connected[0].id}/webhooks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      const probe = await fetch(`${base}/api/integrations/${connected[0].id}/webhooks`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
       const probeBody = await probe.json();
       await new Promise((r) => setTimeout(r, Math.max(0, CUT_MS - (Date.now() - cutAt))));
       proxy.restore();
@@ -134,7 +175,10 @@ describe.runIf(target.engine === 'postgres')('channel jobs through a PostgreSQL 
       expect(api.child.exitCode, logs()).toBeNull();
       expect(worker.child.exitCode, logs()).toBeNull();
       // The receiver cannot store a delivery: it refuses it so the platform sends it again (never a 200 for a delivery not kept).
-      expect(during.filter((d) => d.statuses.length === 0 || d.statuses.some((s) => s !== 503)), logs()).toEqual([]);
+      expect(
+        during.filter((d) => d.statuses.length === 0 || d.statuses.some((s) => s !== 503)),
+        logs(),
+      ).toEqual([]);
       expect(probe.status).toBe(503);
       expect(probe.headers.get('retry-after')).toMatch(/^\d+$/);
       expect(probeBody).toMatchObject({ code: 'service_unavailable', message: expect.any(String), details: [], request_id: expect.any(String) });
@@ -157,7 +201,10 @@ describe.runIf(target.engine === 'postgres')('channel jobs through a PostgreSQL 
       }
       for (const c of connected) {
         await until(
-          async () => (await a.call('GET', `/api/admin/integrations/${c.id}/sync-runs`, admin)).json.data.every((r: { status: string }) => !['queued', 'running'].includes(r.status)),
+          async () =>
+            (await a.call('GET', `/api/admin/integrations/${c.id}/sync-runs`, admin)).json.data.every(
+              (r: { status: string }) => !['queued', 'running'].includes(r.status),
+            ),
           `${c.platform} sync runs finished`,
           60_000,
           logs,
@@ -172,12 +219,22 @@ describe.runIf(target.engine === 'postgres')('channel jobs through a PostgreSQL 
           expect(c.store.shippedTracking(c.labelled), c.platform).toEqual([c.tracking]);
           for (const externalId of [c.labelled, c.before, c.during]) {
             expect(await ordersOf(c.id, externalId), `${c.platform} order ${externalId}`).toHaveLength(1);
-            const { rows } = await direct.query<{ n: string }>(`select count(*) as n from order_sync_entries where integration_id = $1 and external_id = $2 and decision = 'created'`, [c.id, externalId]);
+            const { rows } = await direct.query<{ n: string }>(
+              `select count(*) as n from order_sync_entries where integration_id = $1 and external_id = $2 and decision = 'created'`,
+              [c.id, externalId],
+            );
             expect(Number(rows[0].n), `${c.platform} order ${externalId} created once`).toBe(1);
           }
           const runs = (await a.call('GET', `/api/admin/integrations/${c.id}/sync-runs`, admin)).json.data as { status: string }[];
-          expect(runs.map((r) => r.status).filter((s) => s !== 'completed'), c.platform).toEqual([]);
-          const wbs = (await direct.query<{ status: string; claimed_until: Date | null }>(`select status, claimed_until from write_backs where shipment_id = $1`, [c.shipmentId])).rows;
+          expect(
+            runs.map((r) => r.status).filter((s) => s !== 'completed'),
+            c.platform,
+          ).toEqual([]);
+          const wbs = (
+            await direct.query<{ status: string; claimed_until: Date | null }>(`select status, claimed_until from write_backs where shipment_id = $1`, [
+              c.shipmentId,
+            ])
+          ).rows;
           expect(wbs).toEqual([{ status: 'succeeded', claimed_until: null }]);
           expect(c.store.violations, c.platform).toEqual([]);
         }

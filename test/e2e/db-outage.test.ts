@@ -1,7 +1,17 @@
 import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { freePort } from '../helpers/built-service.js';
-import { emptyPostgresDatabase, healthy, httpApi, killAllServiceProcesses, signatureValid, startServiceProcess, until, waitForLog, type HttpApi } from '../helpers/cluster.js';
+import {
+  emptyPostgresDatabase,
+  healthy,
+  httpApi,
+  killAllServiceProcesses,
+  signatureValid,
+  startServiceProcess,
+  until,
+  waitForLog,
+  type HttpApi,
+} from '../helpers/cluster.js';
 import { startTcpProxy } from '../helpers/tcp-proxy.js';
 import { startReceiver } from '../helpers/webhook-receiver.js';
 
@@ -22,7 +32,12 @@ afterAll(() => killAllServiceProcesses());
 const CUT_MS = 6_000;
 const shipFrom = { name: 'Warehouse', street1: '350 5th Ave', city: 'New York', state: 'NY', postal_code: '10118', country: 'US' };
 const shipTo = { name: 'Ada', street1: '1 Market St', city: 'San Francisco', state: 'CA', postal_code: '94105', country: 'US' };
-const order = (n: number) => ({ external_id: `blip-${n}`, ship_to: shipTo, ship_from: shipFrom, line_items: [{ sku: 'MUG', name: 'Mug', quantity: 1, unit_price: { amount: 1200, currency: 'USD' }, weight_oz: 8 }] });
+const order = (n: number) => ({
+  external_id: `blip-${n}`,
+  ship_to: shipTo,
+  ship_from: shipFrom,
+  line_items: [{ sku: 'MUG', name: 'Mug', quantity: 1, unit_price: { amount: 1200, currency: 'USD' }, weight_oz: 8 }],
+});
 
 interface Answer {
   at: number;
@@ -34,7 +49,14 @@ interface Answer {
 }
 
 /** One client loop: a request after another until `stop`, each answer (or failure) recorded. */
-async function loop(base: string, next: () => { method: string; path: string; body?: unknown }, headers: Record<string, string>, answers: Answer[], failures: string[], stop: () => boolean) {
+async function loop(
+  base: string,
+  next: () => { method: string; path: string; body?: unknown },
+  headers: Record<string, string>,
+  answers: Answer[],
+  failures: string[],
+  stop: () => boolean,
+) {
   while (!stop()) {
     const { method, path, body } = next();
     const started = Date.now();
@@ -91,13 +113,18 @@ describe.runIf(target.engine === 'postgres')('a PostgreSQL blip under load', () 
     const statuses: Array<{ api: string; method: string; path: string; status: number }> = [];
     const a: HttpApi = httpApi(base, 'api', statuses);
 
-    const root = { authorization: `Bearer ${(await a.call('POST', '/api/auth/login', {}, { email: env.SUPER_ADMIN_EMAIL, password: env.SUPER_ADMIN_PASSWORD })).json.token}` };
+    const root = {
+      authorization: `Bearer ${(await a.call('POST', '/api/auth/login', {}, { email: env.SUPER_ADMIN_EMAIL, password: env.SUPER_ADMIN_PASSWORD })).json.token}`,
+    };
     const reg = await a.call('POST', '/api/auth/register', {}, { email: 'ops@blip.test', password: 'long enough pw', name: 'Ops', workspace_name: 'Blip' });
     const workspaceId: string = reg.json.workspace.id;
     expect((await a.call('POST', `/api/super-admin/accounts/${reg.json.account.id}/approve`, root)).status).toBe(200);
     const session = (await a.call('POST', '/api/auth/login', {}, { email: 'ops@blip.test', password: 'long enough pw' })).json.token;
     const admin = { authorization: `Bearer ${session}`, 'x-service-workspace': workspaceId, 'x-service-environment': 'test' };
-    const v1 = { authorization: `Bearer ${(await a.call('POST', '/api/admin/api-keys', admin, { name: 'main', environment: 'test' })).json.secret}`, 'x-service-workspace': workspaceId };
+    const v1 = {
+      authorization: `Bearer ${(await a.call('POST', '/api/admin/api-keys', admin, { name: 'main', environment: 'test' })).json.secret}`,
+      'x-service-workspace': workspaceId,
+    };
     expect((await a.call('PATCH', `/api/super-admin/workspaces/${workspaceId}`, root, { plan: 'enterprise', burst_per_minute: 1_000_000 })).status).toBe(200);
     // A second key, used (so cached) now and revoked behind the processes' backs during the cut.
     const doomed = await a.call('POST', '/api/admin/api-keys', admin, { name: 'doomed', environment: 'test' });
@@ -110,7 +137,13 @@ describe.runIf(target.engine === 'postgres')('a PostgreSQL blip under load', () 
     for (let n = 0; n < 60; n++) orderIds.push((await a.call('POST', '/v1/orders', v1, order(n))).json.id);
     const batch = await a.call('POST', '/v1/batches', v1, { type: 'purchase_labels', order_ids: orderIds, service_code: 'usps_ground_advantage' });
     expect(batch.status, JSON.stringify(batch.json)).toBe(202);
-    await until(async () => (await a.call('GET', `/v1/batches/${batch.json.id}`, v1)).json.counts.succeeded >= 3, 'the batch to be under way', 120_000, logs, 50);
+    await until(
+      async () => (await a.call('GET', `/v1/batches/${batch.json.id}`, v1)).json.counts.succeeded >= 3,
+      'the batch to be under way',
+      120_000,
+      logs,
+      50,
+    );
 
     // ---- load, then the cut ----
     const answers: Answer[] = [];
@@ -118,7 +151,15 @@ describe.runIf(target.engine === 'postgres')('a PostgreSQL blip under load', () 
     let stopLoops = false;
     let n = 0;
     const reads = () => ({ method: 'GET', path: `/v1/orders/${orderIds[n++ % orderIds.length]}` });
-    const quotes = () => ({ method: 'POST', path: '/v1/rates/query', body: { ship_from: { postal_code: '10001', country: 'US' }, ship_to: shipTo, parcel: { weight_oz: 1 + (n++ % 200), length_in: 8, width_in: 6, height_in: 4 } } });
+    const quotes = () => ({
+      method: 'POST',
+      path: '/v1/rates/query',
+      body: {
+        ship_from: { postal_code: '10001', country: 'US' },
+        ship_to: shipTo,
+        parcel: { weight_oz: 1 + (n++ % 200), length_in: 8, width_in: 6, height_in: 4 },
+      },
+    });
     const loops = Array.from({ length: 8 }, (_, i) => loop(base, i % 2 ? quotes : reads, v1, answers, failures, () => stopLoops));
     await new Promise((r) => setTimeout(r, 1_000));
 
@@ -159,7 +200,13 @@ describe.runIf(target.engine === 'postgres')('a PostgreSQL blip under load', () 
     expect((await a.call('GET', '/v1/api-keys', laterHeaders)).status).toBe(200);
     const revokedLater = await direct.query<{ key_hash: string }>(`update api_keys set revoked_at = now() where id = $1 returning key_hash`, [later.json.id]);
     await direct.query(`select pg_notify('cache_invalidation', $1)`, [`api_key:${revokedLater.rows[0].key_hash}`]);
-    await until(async () => (await a.call('GET', '/v1/api-keys', laterHeaders)).status === 401, 'a key revoked after the restore to be refused', 5_000, logs, 100);
+    await until(
+      async () => (await a.call('GET', '/v1/api-keys', laterHeaders)).status === 401,
+      'a key revoked after the restore to be refused',
+      5_000,
+      logs,
+      100,
+    );
 
     const refused = answers.filter((x) => x.status >= 500);
     console.log(
@@ -167,7 +214,10 @@ describe.runIf(target.engine === 'postgres')('a PostgreSQL blip under load', () 
         `slowest ${Math.max(...answers.map((x) => x.ms))} ms; first successful order read ${recoveryMs} ms after the restore; ${proxy.dropped()} connections dropped by the proxy`,
     );
     expect(failures, logs()).toEqual([]);
-    expect(answers.filter((x) => x.status >= 500 && !(x.status === 503 && x.code === 'service_unavailable' && x.retryAfter !== null && /^\d+$/.test(x.retryAfter))), logs()).toEqual([]);
+    expect(
+      answers.filter((x) => x.status >= 500 && !(x.status === 503 && x.code === 'service_unavailable' && x.retryAfter !== null && /^\d+$/.test(x.retryAfter))),
+      logs(),
+    ).toEqual([]);
     expect(answers.filter((x) => !x.shape)).toEqual([]);
     expect(answers.filter((x) => x.ms > 10_000)).toEqual([]);
     expect(refused.length).toBeGreaterThan(0); // the cut did reach requests
@@ -185,9 +235,15 @@ describe.runIf(target.engine === 'postgres')('a PostgreSQL blip under load', () 
       500,
     );
     expect(done).toMatchObject({ status: 'completed', counts: { total: 60, succeeded: 60, failed: 0 } });
-    const doubled = await direct.query(`select order_id from shipments where workspace_id = $1 and status <> 'voided' group by order_id having count(*) > 1`, [workspaceId]);
+    const doubled = await direct.query(`select order_id from shipments where workspace_id = $1 and status <> 'voided' group by order_id having count(*) > 1`, [
+      workspaceId,
+    ]);
     expect(doubled.rows).toEqual([]);
-    const events = (await direct.query<{ id: string }>(`select id from events where workspace_id = $1 and type in ('shipment.label_purchased', 'batch.completed')`, [workspaceId])).rows;
+    const events = (
+      await direct.query<{ id: string }>(`select id from events where workspace_id = $1 and type in ('shipment.label_purchased', 'batch.completed')`, [
+        workspaceId,
+      ])
+    ).rows;
     expect(events.length).toBe(61);
     const accepted = await until(
       async () => {

@@ -20,9 +20,26 @@ import { registerManifestJobs } from '../../src/modules/manifests/index.js';
  */
 
 const SECRET = 'fake-client-secret-e0d1';
-const origin = { name: 'Warehouse', company: 'Acme', street1: '350 5th Ave', city: 'New York', state: 'NY', postal_code: '10118', country: 'US', phone: '2125550100' };
+const origin = {
+  name: 'Warehouse',
+  company: 'Acme',
+  street1: '350 5th Ave',
+  city: 'New York',
+  state: 'NY',
+  postal_code: '10118',
+  country: 'US',
+  phone: '2125550100',
+};
 const shipTo = { name: 'Ada Lovelace', street1: '1 Market St', city: 'San Francisco', state: 'CA', postal_code: '94105', country: 'US', phone: '4155550100' };
-const credentials = { client_id: 'fake-client-id', client_secret: SECRET, crid: '56982563', mid: '904128936', manifest_mid: '904128937', payment_account_number: '1000405525', payment_account_type: 'EPS' };
+const credentials = {
+  client_id: 'fake-client-id',
+  client_secret: SECRET,
+  crid: '56982563',
+  mid: '904128936',
+  manifest_mid: '904128937',
+  payment_account_number: '1000405525',
+  payment_account_type: 'EPS',
+};
 
 type ManifestCall = (ctx: ApiCallContext, request: ApiManifestRequest) => Promise<DriverResult<ApiManifestResult>>;
 let manifestCall: ManifestCall | null = null;
@@ -62,8 +79,15 @@ beforeAll(async () => {
   await registerManifestJobs(app.deps, app.services.manifests);
   await app.deps.jobs.start();
   t = await createTenant(app);
-  expect((await app.inject({ method: 'PATCH', url: '/api/admin/workspace', headers: t.adminHeaders, payload: { origin_address: origin } })).statusCode).toBe(200);
-  const res = await app.inject({ method: 'POST', url: '/v1/carrier-accounts', headers: t.headers, payload: { carrier: 'usps', driver: 'api', base_url: usps.url, credentials } });
+  expect((await app.inject({ method: 'PATCH', url: '/api/admin/workspace', headers: t.adminHeaders, payload: { origin_address: origin } })).statusCode).toBe(
+    200,
+  );
+  const res = await app.inject({
+    method: 'POST',
+    url: '/v1/carrier-accounts',
+    headers: t.headers,
+    payload: { carrier: 'usps', driver: 'api', base_url: usps.url, credentials },
+  });
   expect(res.statusCode, res.body).toBe(201);
   account = res.json().id;
 });
@@ -76,10 +100,21 @@ async function buy(): Promise<{ id: string; tracking_number: string; rate: { shi
     method: 'POST',
     url: '/v1/orders',
     headers: t.headers,
-    payload: { customer: { name: 'Ada' }, ship_to: shipTo, ship_from: origin, line_items: [{ sku: 'A', name: 'A', quantity: 1, weight_oz: 8 }], parcel: { weight_oz: 16, length_in: 8, width_in: 6, height_in: 4 } },
+    payload: {
+      customer: { name: 'Ada' },
+      ship_to: shipTo,
+      ship_from: origin,
+      line_items: [{ sku: 'A', name: 'A', quantity: 1, weight_oz: 8 }],
+      parcel: { weight_oz: 16, length_in: 8, width_in: 6, height_in: 4 },
+    },
   });
   expect(order.statusCode, order.body).toBe(201);
-  const res = await app.inject({ method: 'POST', url: '/v1/shipments', headers: t.headers, payload: { order_id: order.json().id, service_code: 'usps_ground_advantage', carrier_account_id: account } });
+  const res = await app.inject({
+    method: 'POST',
+    url: '/v1/shipments',
+    headers: t.headers,
+    payload: { order_id: order.json().id, service_code: 'usps_ground_advantage', carrier_account_id: account },
+  });
   expect(res.statusCode, res.body).toBe(201);
   expect(res.json().carrier_account_id).toBe(account);
   return res.json();
@@ -93,10 +128,15 @@ async function made(id: string) {
 }
 
 describe('manifests of an api account', () => {
-  it('a driver without a SCAN form call: the form is printed here, listing the carrier\'s labels', async () => {
+  it("a driver without a SCAN form call: the form is printed here, listing the carrier's labels", async () => {
     manifestCall = null;
     const labels = [await buy(), await buy()];
-    const res = await app.inject({ method: 'POST', url: '/v1/manifests', headers: t.headers, payload: { carrier: 'usps', carrier_account_id: account, ship_date: labels[0].rate.ship_date } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/v1/manifests',
+      headers: t.headers,
+      payload: { carrier: 'usps', carrier_account_id: account, ship_date: labels[0].rate.ship_date },
+    });
     expect(res.statusCode, res.body).toBe(202);
     const m = await made(res.json().id);
     expect(m).toMatchObject({ status: 'ready', carrier_account_id: account, documents: [{ type: 'scan_form' }] });
@@ -104,8 +144,8 @@ describe('manifests of an api account', () => {
     expect(m.form_number).toMatch(/^92\d{20}$/);
   });
 
-  it('the carrier\'s SCAN form: kept as issued; a tracking number it left off is rejected (carrier_rejected) and free again', async () => {
-    const form = Buffer.from('%PDF-1.7\n% the carrier\'s SCAN form\n');
+  it("the carrier's SCAN form: kept as issued; a tracking number it left off is rejected (carrier_rejected) and free again", async () => {
+    const form = Buffer.from("%PDF-1.7\n% the carrier's SCAN form\n");
     manifestCall = async (_ctx, request) => ({
       ok: true,
       value: {
@@ -115,10 +155,20 @@ describe('manifests of an api account', () => {
       },
     });
     const [kept, left] = [await buy(), await buy()];
-    const res = await app.inject({ method: 'POST', url: '/v1/manifests', headers: t.headers, payload: { carrier: 'usps', carrier_account_id: account, shipment_ids: [kept.id, left.id] } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/v1/manifests',
+      headers: t.headers,
+      payload: { carrier: 'usps', carrier_account_id: account, shipment_ids: [kept.id, left.id] },
+    });
     expect(res.statusCode, res.body).toBe(202);
     const m = await made(res.json().id);
-    expect(m).toMatchObject({ status: 'ready', shipment_ids: [kept.id], form_number: '9275090104166990000123', rejected: [{ shipment_id: left.id, code: 'carrier_rejected', message: 'Package was not found in the mailing.' }] });
+    expect(m).toMatchObject({
+      status: 'ready',
+      shipment_ids: [kept.id],
+      form_number: '9275090104166990000123',
+      rejected: [{ shipment_id: left.id, code: 'carrier_rejected', message: 'Package was not found in the mailing.' }],
+    });
     const request = manifestRequests.at(-1)!;
     expect(request).toMatchObject({ ship_date: kept.rate.ship_date, address: { street1: '350 5th Ave', postal_code: '10118' } });
     expect(request.shipments.map((s) => s.tracking_number)).toEqual([kept.tracking_number, left.tracking_number]);
@@ -133,9 +183,18 @@ describe('manifests of an api account', () => {
   });
 
   it('the carrier refuses the form: the manifest fails with its reason and its labels are free again', async () => {
-    manifestCall = async () => ({ ok: false, kind: 'rejected', messages: [{ code: 'carrier_rejected', message: 'The mailer ID is not enrolled for SCAN forms.', carrier_code: 'SCAN-003' }] });
+    manifestCall = async () => ({
+      ok: false,
+      kind: 'rejected',
+      messages: [{ code: 'carrier_rejected', message: 'The mailer ID is not enrolled for SCAN forms.', carrier_code: 'SCAN-003' }],
+    });
     const s = await buy();
-    const res = await app.inject({ method: 'POST', url: '/v1/manifests', headers: t.headers, payload: { carrier: 'usps', carrier_account_id: account, shipment_ids: [s.id] } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/v1/manifests',
+      headers: t.headers,
+      payload: { carrier: 'usps', carrier_account_id: account, shipment_ids: [s.id] },
+    });
     const m = await made(res.json().id);
     expect(m).toMatchObject({ status: 'failed', documents: [], error: { code: 'carrier_rejected', message: expect.stringContaining('not enrolled') } });
     expect((await app.inject({ method: 'GET', url: `/v1/shipments/${s.id}`, headers: t.headers })).json().manifest_id).toBeNull();
@@ -143,14 +202,26 @@ describe('manifests of an api account', () => {
     manifestCall = null;
   });
 
-  it('the real driver\'s SCAN form call on the fake USPS: ready with the carrier\'s form number and its document', async () => {
+  it("the real driver's SCAN form call on the fake USPS: ready with the carrier's form number and its document", async () => {
     manifestCall = realManifest;
     const labels = [await buy(), await buy()];
     const scanCalls = usps.count('scan_form');
-    const res = await app.inject({ method: 'POST', url: '/v1/manifests', headers: t.headers, payload: { carrier: 'usps', carrier_account_id: account, shipment_ids: labels.map((l) => l.id) } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/v1/manifests',
+      headers: t.headers,
+      payload: { carrier: 'usps', carrier_account_id: account, shipment_ids: labels.map((l) => l.id) },
+    });
     expect(res.statusCode, res.body).toBe(202);
     const m = await made(res.json().id);
-    expect(m).toMatchObject({ status: 'ready', carrier_account_id: account, shipment_ids: labels.map((l) => l.id), rejected: [], documents: [{ type: 'scan_form' }], error: null });
+    expect(m).toMatchObject({
+      status: 'ready',
+      carrier_account_id: account,
+      shipment_ids: labels.map((l) => l.id),
+      rejected: [],
+      documents: [{ type: 'scan_form' }],
+      error: null,
+    });
     expect(usps.count('scan_form')).toBe(scanCalls + 1);
     // The form number is the one USPS issued for exactly these labels.
     expect(m.form_number).toMatch(/^9275090\d{19}$/);
@@ -163,12 +234,19 @@ describe('manifests of an api account', () => {
     manifestCall = null;
   });
 
-  it('a form that cannot be made at all: failed on the job\'s last attempt, never pending forever', async () => {
+  it("a form that cannot be made at all: failed on the job's last attempt, never pending forever", async () => {
     manifestCall = async () => {
       throw new Error('driver crashed');
     };
     const s = await buy();
-    const created = (await app.inject({ method: 'POST', url: '/v1/manifests', headers: t.headers, payload: { carrier: 'usps', carrier_account_id: account, shipment_ids: [s.id] } })).json();
+    const created = (
+      await app.inject({
+        method: 'POST',
+        url: '/v1/manifests',
+        headers: t.headers,
+        payload: { carrier: 'usps', carrier_account_id: account, shipment_ids: [s.id] },
+      })
+    ).json();
     // The queue retries; its last attempt is what this call plays.
     await app.services.manifests.build({ manifest_id: created.id, workspace_id: t.workspaceId, environment: 'test' }, { attempt: 6, maxAttempts: 6 });
     const m = (await app.inject({ method: 'GET', url: `/v1/manifests/${created.id}`, headers: t.headers })).json();
@@ -186,7 +264,12 @@ describe('pickups of an api account', () => {
     while (start.getUTCDay() === 0 || start.getUTCDay() === 6) start.setUTCDate(start.getUTCDate() + 1);
     const day = start.toISOString().slice(0, 10);
     const window = { start: `${day}T13:00:00-05:00`, end: `${day}T17:00:00-05:00` };
-    const res = await app.inject({ method: 'POST', url: '/v1/pickups', headers: t.headers, payload: { carrier: 'usps', carrier_account_id: account, window, package_count: 3, instructions: 'Front desk' } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/v1/pickups',
+      headers: t.headers,
+      payload: { carrier: 'usps', carrier_account_id: account, window, package_count: 3, instructions: 'Front desk' },
+    });
     if (res.statusCode === 422 && res.json().details?.[0]?.reason === 'carrier_holiday') return; // a federal holiday today + n: nothing to book
     expect(res.statusCode, res.body).toBe(201);
     const p = res.json();
@@ -203,7 +286,12 @@ describe('pickups of an api account', () => {
     expect(usps.pickups.get(p.confirmation_number)?.cancelled).toBe(true);
 
     usps.queue('pickup', { status: 400, body: uspsFixture('error-invalid-zip') });
-    const refused = await app.inject({ method: 'POST', url: '/v1/pickups', headers: t.headers, payload: { carrier: 'usps', carrier_account_id: account, window, package_count: 1 } });
+    const refused = await app.inject({
+      method: 'POST',
+      url: '/v1/pickups',
+      headers: t.headers,
+      payload: { carrier: 'usps', carrier_account_id: account, window, package_count: 1 },
+    });
     expect(refused.statusCode).toBe(422);
     expect(refused.json().code).toBe('carrier_rejected');
     expect((await app.inject({ method: 'GET', url: '/v1/pickups?status=scheduled', headers: t.headers })).json().data).toEqual([]);

@@ -38,7 +38,11 @@ async function holdKeyInAProcess(env: Record<string, string>, key: string, lease
     });
     child.once('exit', () => reject(new Error(`holder exited: ${out}`)));
   });
-  void fetch(`http://127.0.0.1:${port}/hold`, { method: 'POST', headers: { 'content-type': 'application/json', 'idempotency-key': key }, body: '{"n":1}' }).catch(() => {});
+  void fetch(`http://127.0.0.1:${port}/hold`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'idempotency-key': key },
+    body: '{"n":1}',
+  }).catch(() => {});
   for (let i = 0; i < 400 && !out.includes('claimed'); i++) await new Promise((r) => setTimeout(r, 50));
   expect(out).toContain('claimed');
   return child;
@@ -60,31 +64,35 @@ async function retry(handle: DatabaseHandle, key: string, leaseMs = LEASE_MS) {
 }
 
 describe('an Idempotency-Key held by a process killed with -9', () => {
-  it.runIf(target.engine === 'postgres')('PostgreSQL: 409 with Retry-After while the holder lives (it renews its lease), free within a lease of its death', { timeout: 60_000 }, async () => {
-    const handle = await openTestDatabase();
-    try {
-      const key = `crash-${Date.now()}`;
-      const child = await holdKeyInAProcess({ DATABASE_URL: handle.connectionString! }, key, LEASE_MS);
-      // Alive past two leases: still held.
-      await new Promise((r) => setTimeout(r, LEASE_MS * 2));
-      const inUse = await retry(handle, key);
-      expect(inUse.statusCode).toBe(409);
-      expect(inUse.json().code).toBe('idempotency_key_in_use');
-      expect(inUse.headers['retry-after']).toMatch(/^[1-9]\d*$/);
+  it.runIf(target.engine === 'postgres')(
+    'PostgreSQL: 409 with Retry-After while the holder lives (it renews its lease), free within a lease of its death',
+    { timeout: 60_000 },
+    async () => {
+      const handle = await openTestDatabase();
+      try {
+        const key = `crash-${Date.now()}`;
+        const child = await holdKeyInAProcess({ DATABASE_URL: handle.connectionString! }, key, LEASE_MS);
+        // Alive past two leases: still held.
+        await new Promise((r) => setTimeout(r, LEASE_MS * 2));
+        const inUse = await retry(handle, key);
+        expect(inUse.statusCode).toBe(409);
+        expect(inUse.json().code).toBe('idempotency_key_in_use');
+        expect(inUse.headers['retry-after']).toMatch(/^[1-9]\d*$/);
 
-      await kill9(child);
-      const died = Date.now();
-      let res = await retry(handle, key);
-      while (res.statusCode === 409 && Date.now() - died < LEASE_MS * 4) {
-        await new Promise((r) => setTimeout(r, 200));
-        res = await retry(handle, key);
+        await kill9(child);
+        const died = Date.now();
+        let res = await retry(handle, key);
+        while (res.statusCode === 409 && Date.now() - died < LEASE_MS * 4) {
+          await new Promise((r) => setTimeout(r, 200));
+          res = await retry(handle, key);
+        }
+        expect(res.statusCode, res.body).toBe(201);
+        expect(Date.now() - died).toBeLessThan(LEASE_MS + 1_500);
+      } finally {
+        await handle.close();
       }
-      expect(res.statusCode, res.body).toBe(201);
-      expect(Date.now() - died).toBeLessThan(LEASE_MS + 1_500);
-    } finally {
-      await handle.close();
-    }
-  });
+    },
+  );
 
   it.runIf(target.engine === 'pglite')('the embedded engine: free at once in the next process on the data dir', { timeout: 120_000 }, async () => {
     if (target.engine !== 'pglite') return;

@@ -11,8 +11,15 @@ import { ensureBuild } from '../../scripts/ensure-build.mjs';
 // DejaVu read at run time, and the render pool's worker as an entry of its own. Render every
 // format from dist/ in a separate process, directly and through the pool, from another cwd.
 const data = {
-  shipment_id: 'shp_01jbuilt', tracking_number: '1Z999AA10123456784', carrier: 'ups', carrier_name: 'UPS',
-  service_code: 'ups_ground', service_name: 'UPS Ground', zone: '5', weight_oz: 35.2, ship_date: '2026-03-05',
+  shipment_id: 'shp_01jbuilt',
+  tracking_number: '1Z999AA10123456784',
+  carrier: 'ups',
+  carrier_name: 'UPS',
+  service_code: 'ups_ground',
+  service_name: 'UPS Ground',
+  zone: '5',
+  weight_oz: 35.2,
+  ship_date: '2026-03-05',
   ship_from: { name: 'Jürgen Müller', street1: '1 Main St', city: 'Palo Alto', state: 'CA', postal_code: '94301', country: 'US' },
   ship_to: { name: 'Renée 東京', street1: '350 Fifth Avenue', city: 'New York', state: 'NY', postal_code: '10118', country: 'US' },
   sample: true,
@@ -27,12 +34,34 @@ const data = {
 
 // A CN 23 with a Japanese recipient and a Cyrillic description: the fonts are found from the bundle too.
 const customs = {
-  type: 'cn23', shipment_id: 'shp_01jbuilt', tracking_number: 'LZ123456785US', carrier_name: 'USPS', service_name: 'Priority Mail International',
-  date: '2026-03-05', ship_from: data.ship_from, ship_to: { name: '山田 太郎', street1: '221B Baker Street', city: 'London', postal_code: 'NW1 6XE', country: 'GB' },
-  weight_oz: 30, postage: null, reference: null, sample: false,
+  type: 'cn23',
+  shipment_id: 'shp_01jbuilt',
+  tracking_number: 'LZ123456785US',
+  carrier_name: 'USPS',
+  service_name: 'Priority Mail International',
+  date: '2026-03-05',
+  ship_from: data.ship_from,
+  ship_to: { name: '山田 太郎', street1: '221B Baker Street', city: 'London', postal_code: 'NW1 6XE', country: 'GB' },
+  weight_oz: 30,
+  postage: null,
+  reference: null,
+  sample: false,
   customs: {
-    contents_type: 'merchandise', non_delivery: 'return', incoterm: 'DDU', eel_pfc: 'NOEEI 30.37(a)', signer: 'Grace Hopper',
-    items: [{ description: 'Шерстяной свитер', quantity: 1, unit_value: { amount: 4999, currency: 'USD' }, weight_oz: 14.5, hs_tariff_number: '611011', origin_country: 'PT' }],
+    contents_type: 'merchandise',
+    non_delivery: 'return',
+    incoterm: 'DDU',
+    eel_pfc: 'NOEEI 30.37(a)',
+    signer: 'Grace Hopper',
+    items: [
+      {
+        description: 'Шерстяной свитер',
+        quantity: 1,
+        unit_value: { amount: 4999, currency: 'USD' },
+        weight_oz: 14.5,
+        hs_tariff_number: '611011',
+        origin_country: 'PT',
+      },
+    ],
   },
 };
 
@@ -79,7 +108,11 @@ describe('labels from the built tree', () => {
     const zpl = Buffer.from(out.zpl_4x6!.pool, 'base64').toString('utf8');
     expect(zpl).toMatch(/^\^XA[\s\S]*\^BC[^^]*\^FD1Z999AA10123456784\^FS[\s\S]*\^XZ$/);
     expect(out.set!.content_type).toBe('application/pdf');
-    expect(Buffer.from(out.set!.pool, 'base64').toString('latin1').match(/\/Type \/Page\b/g)).toHaveLength(3);
+    expect(
+      Buffer.from(out.set!.pool, 'base64')
+        .toString('latin1')
+        .match(/\/Type \/Page\b/g),
+    ).toHaveLength(3);
   });
 
   it('renders a customs document, the same bytes in the pool as in-process', () => {

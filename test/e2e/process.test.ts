@@ -18,7 +18,17 @@ afterAll(() => {
 function start(port: number, env: Record<string, string> = {}) {
   let output = '';
   const child = spawn(process.execPath, ['scripts/start.mjs'], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, NODE_ENV: 'development', LOG_LEVEL: 'warn', DATABASE_URL: '', SEED_DEMO: '1', ...env },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      NODE_ENV: 'development',
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: '',
+      SEED_DEMO: '1',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
@@ -72,7 +82,11 @@ describe.runIf(inject('testDb').engine === 'pglite')('the service process on the
     const quote = await fetch(`http://127.0.0.1:${thirdPort}/v1/rates/query`, {
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, 'x-service-workspace': workspace, 'content-type': 'application/json' },
-      body: JSON.stringify({ ship_from: { country: 'US', postal_code: '94105' }, ship_to: { country: 'US', postal_code: '10001' }, parcel: { weight_oz: 16, length_in: 10, width_in: 8, height_in: 4 } }),
+      body: JSON.stringify({
+        ship_from: { country: 'US', postal_code: '94105' },
+        ship_to: { country: 'US', postal_code: '10001' },
+        parcel: { weight_oz: 16, length_in: 10, width_in: 8, height_in: 4 },
+      }),
     });
     expect(quote.status).toBe(200);
     const carriers = new Set(((await quote.json()) as { data: { carrier: string }[] }).data.map((o) => o.carrier));

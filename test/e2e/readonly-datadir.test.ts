@@ -31,7 +31,17 @@ describe.runIf(inject('testDb').engine === 'pglite')('a read-only data directory
     let output = '';
     // The built tree, as `npm start` runs it (its server entry; no workers: RUN_WORKERS=0).
     const child = spawn(process.execPath, ['dist/server.js'], {
-      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, NODE_ENV: 'development', LOG_LEVEL: 'warn', DATABASE_URL: '', SEED_DEMO: '0', RUN_WORKERS: '0' },
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        NODE_ENV: 'development',
+        LOG_LEVEL: 'warn',
+        DATABASE_URL: '',
+        SEED_DEMO: '0',
+        RUN_WORKERS: '0',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
       ...(asRoot ? { uid: 65534, gid: 65534 } : {}),
     });
@@ -66,7 +76,12 @@ describe.runIf(inject('testDb').engine === 'pglite')('a read-only data directory
       // Whatever each request needs of the storage: never a 500; a refusal is 503 with Retry-After.
       // Writes to tables already open may still pass (PostgreSQL holds their files open); those
       // touching tables not used since the start must open files, and are refused.
-      const login = () => fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'ro1@example.com', password: 'long enough pw' }) });
+      const login = () =>
+        fetch(`${base}/api/auth/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email: 'ro1@example.com', password: 'long enough pw' }),
+        });
       // A session may not be had (the sessions table is one to open): the guard's read is refused too.
       const admin = { authorization: 'Bearer sess_none', 'content-type': 'application/json' };
       const attempts = [

@@ -1,7 +1,17 @@
 import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { freePort } from '../helpers/built-service.js';
-import { emptyPostgresDatabase, healthy, httpApi, killAllServiceProcesses, signatureValid, startServiceProcess, until, waitForLog, type HttpApi } from '../helpers/cluster.js';
+import {
+  emptyPostgresDatabase,
+  healthy,
+  httpApi,
+  killAllServiceProcesses,
+  signatureValid,
+  startServiceProcess,
+  until,
+  waitForLog,
+  type HttpApi,
+} from '../helpers/cluster.js';
 import { startReceiver } from '../helpers/webhook-receiver.js';
 
 // Scale-out proof on PostgreSQL + Redis (skipped on the PGlite run): two API processes
@@ -21,7 +31,12 @@ afterAll(() => killAllServiceProcesses());
 const statuses: Array<{ api: string; method: string; path: string; status: number }> = [];
 const shipFrom = { name: 'Warehouse', street1: '350 5th Ave', city: 'New York', state: 'NY', postal_code: '10118', country: 'US' };
 const shipTo = { name: 'Ada', street1: '1 Market St', city: 'San Francisco', state: 'CA', postal_code: '94105', country: 'US' };
-const order = (n: number) => ({ external_id: `scale-${n}`, ship_to: shipTo, ship_from: shipFrom, line_items: [{ sku: 'MUG', name: 'Mug', quantity: 1, unit_price: { amount: 1200, currency: 'USD' }, weight_oz: 8 }] });
+const order = (n: number) => ({
+  external_id: `scale-${n}`,
+  ship_to: shipTo,
+  ship_from: shipFrom,
+  line_items: [{ sku: 'MUG', name: 'Mug', quantity: 1, unit_price: { amount: 1200, currency: 'USD' }, weight_oz: 8 }],
+});
 
 /** What the flows made, for the accounting at the end (every label and batch has its one event). */
 const made = { shipments: new Set<string>(), batches: new Set<string>() };
@@ -40,7 +55,7 @@ async function batchFinished(api: HttpApi, v1: Record<string, string>, id: strin
 
 async function batchItems(api: HttpApi, v1: Record<string, string>, id: string) {
   const out = [];
-  for (let cursor: string | null = null; ; ) {
+  for (let cursor: string | null = null; ;) {
     const page = await api.call('GET', `/v1/batches/${id}/items?limit=100${cursor ? `&cursor=${cursor}` : ''}`, v1);
     expect(page.status).toBe(200);
     out.push(...page.json.data);
@@ -60,7 +75,11 @@ const flows: Record<string, Flow> = {
     expect(read.json.id).toBe(created.json.id);
   },
   rates: async ({ a, b, v1, n }) => {
-    const res = await (n % 2 ? b : a).call('POST', '/v1/rates/query', v1, { ship_from: { postal_code: '10001', country: 'US' }, ship_to: shipTo, parcel: { weight_oz: 10 + n, length_in: 8, width_in: 6, height_in: 4 } });
+    const res = await (n % 2 ? b : a).call('POST', '/v1/rates/query', v1, {
+      ship_from: { postal_code: '10001', country: 'US' },
+      ship_to: shipTo,
+      parcel: { weight_oz: 10 + n, length_in: 8, width_in: 6, height_in: 4 },
+    });
     expect(res.status).toBe(200);
     expect(res.json.data.length).toBeGreaterThan(0);
   },
@@ -75,7 +94,8 @@ const flows: Record<string, Flow> = {
     // The other process hears it through LISTEN/NOTIFY after the commit: milliseconds, not a TTL.
     let status = 0;
     const revokedAt = Date.now();
-    while (Date.now() - revokedAt < 2_000 && (status = (await a.call('GET', '/v1/api-keys', headers)).status) !== 401) await new Promise((r) => setTimeout(r, 20));
+    while (Date.now() - revokedAt < 2_000 && (status = (await a.call('GET', '/v1/api-keys', headers)).status) !== 401)
+      await new Promise((r) => setTimeout(r, 20));
     expect(status).toBe(401);
     revocationLagMs.push(Date.now() - revokedAt);
   },
@@ -135,7 +155,9 @@ describe.runIf(target.engine === 'postgres')('two API processes and one worker o
     const b = httpApi(`http://127.0.0.1:${portB}`, 'B', statuses);
 
     // A client's first minutes, alternating processes.
-    const root = { authorization: `Bearer ${(await a.call('POST', '/api/auth/login', {}, { email: env.SUPER_ADMIN_EMAIL, password: env.SUPER_ADMIN_PASSWORD })).json.token}` };
+    const root = {
+      authorization: `Bearer ${(await a.call('POST', '/api/auth/login', {}, { email: env.SUPER_ADMIN_EMAIL, password: env.SUPER_ADMIN_PASSWORD })).json.token}`,
+    };
     const reg = await b.call('POST', '/api/auth/register', {}, { email: 'ops@scale.test', password: 'long enough pw', name: 'Ops', workspace_name: 'Scale' });
     expect(reg.status).toBe(201);
     const workspaceId: string = reg.json.workspace.id;
@@ -163,7 +185,12 @@ describe.runIf(target.engine === 'postgres')('two API processes and one worker o
       const n = (attempts.get(eventId) ?? 0) + 1;
       attempts.set(eventId, n);
       const status = refusing || n === 1 ? 500 : 200;
-      answers.push({ eventId, deliveryId: String(req.headers['x-service-delivery-id']), status, signed: signatureValid(String(req.headers['x-service-signature']), req.body, secret) });
+      answers.push({
+        eventId,
+        deliveryId: String(req.headers['x-service-delivery-id']),
+        status,
+        signed: signatureValid(String(req.headers['x-service-signature']), req.body, secret),
+      });
       return { status };
     });
 
@@ -192,7 +219,12 @@ describe.runIf(target.engine === 'postgres')('two API processes and one worker o
     const workerLogs = () => worker.output();
     const imported = await b.call('POST', '/v1/batches', v1, {
       type: 'import_orders',
-      items: Array.from({ length: 300 }, (_, i) => ({ ship_to: shipTo, ship_from: shipFrom, line_items: [{ sku: 'MUG', quantity: 1, weight_oz: 8 }], notes: `kill-${i}` })),
+      items: Array.from({ length: 300 }, (_, i) => ({
+        ship_to: shipTo,
+        ship_from: shipFrom,
+        line_items: [{ sku: 'MUG', quantity: 1, weight_oz: 8 }],
+        notes: `kill-${i}`,
+      })),
     });
     expect(imported.status, JSON.stringify(imported.json)).toBe(202);
     made.batches.add(imported.json.id);
@@ -237,7 +269,7 @@ describe.runIf(target.engine === 'postgres')('two API processes and one worker o
     // ---- accounting: nothing lost, nothing doubled ----
     const deliveries = async () => {
       const out = [];
-      for (let cursor: string | null = null; ; ) {
+      for (let cursor: string | null = null; ;) {
         const page = await b.call('GET', `/v1/webhook-deliveries?webhook_id=${hook.json.id}&limit=100${cursor ? `&cursor=${cursor}` : ''}`, v1);
         out.push(...page.json.data);
         cursor = page.json.next_cursor;
@@ -259,15 +291,29 @@ describe.runIf(target.engine === 'postgres')('two API processes and one worker o
     const db = new pg.Client({ connectionString: databaseUrl });
     await db.connect();
     try {
-      const events = (await db.query<{ id: string; type: string; subject: string }>(
-        `select id, type, coalesce(data->'shipment'->>'id', data->'batch'->>'id') as subject from events where workspace_id = $1 and type in ('shipment.label_purchased', 'batch.completed')`,
-        [workspaceId],
-      )).rows;
+      const events = (
+        await db.query<{ id: string; type: string; subject: string }>(
+          `select id, type, coalesce(data->'shipment'->>'id', data->'batch'->>'id') as subject from events where workspace_id = $1 and type in ('shipment.label_purchased', 'batch.completed')`,
+          [workspaceId],
+        )
+      ).rows;
       // One event per label and per batch: the batches completed once each.
-      expect(events.filter((e) => e.type === 'shipment.label_purchased').map((e) => e.subject).sort()).toEqual([...made.shipments].sort());
-      expect(events.filter((e) => e.type === 'batch.completed').map((e) => e.subject).sort()).toEqual([...made.batches].sort());
+      expect(
+        events
+          .filter((e) => e.type === 'shipment.label_purchased')
+          .map((e) => e.subject)
+          .sort(),
+      ).toEqual([...made.shipments].sort());
+      expect(
+        events
+          .filter((e) => e.type === 'batch.completed')
+          .map((e) => e.subject)
+          .sort(),
+      ).toEqual([...made.batches].sort());
       // One label per order, whatever the kill interrupted.
-      const doubled = await db.query(`select order_id from shipments where workspace_id = $1 and status <> 'voided' group by order_id having count(*) > 1`, [workspaceId]);
+      const doubled = await db.query(`select order_id from shipments where workspace_id = $1 and status <> 'voided' group by order_id having count(*) > 1`, [
+        workspaceId,
+      ]);
       expect(doubled.rows).toEqual([]);
 
       // Every event reached the receiver with a 2xx exactly once, under one delivery id, signed.
@@ -280,7 +326,9 @@ describe.runIf(target.engine === 'postgres')('two API processes and one worker o
       for (const x of answers) deliveryIds.set(x.eventId, (deliveryIds.get(x.eventId) ?? new Set()).add(x.deliveryId));
       expect([...deliveryIds.values()].filter((s) => s.size !== 1)).toEqual([]);
       expect(answers.filter((x) => !x.signed)).toEqual([]);
-      console.log(`${events.length} events, ${answers.length} webhook requests (${answers.filter((x) => x.status !== 200).length} refused), each event accepted once`);
+      console.log(
+        `${events.length} events, ${answers.length} webhook requests (${answers.filter((x) => x.status !== 200).length} refused), each event accepted once`,
+      );
     } finally {
       await db.end();
     }

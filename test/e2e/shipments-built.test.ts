@@ -34,7 +34,16 @@ describe.runIf(inject('testDb').engine === 'pglite')('shipments on the built tre
     const port = await freePort();
     let output = '';
     child = spawn(process.execPath, ['scripts/start.mjs'], {
-      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, NODE_ENV: 'development', LOG_LEVEL: 'warn', DATABASE_URL: '', SEED_DEMO: '1' },
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        NODE_ENV: 'development',
+        LOG_LEVEL: 'warn',
+        DATABASE_URL: '',
+        SEED_DEMO: '1',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stdout!.on('data', (d) => (output += d));
@@ -48,7 +57,8 @@ describe.runIf(inject('testDb').engine === 'pglite')('shipments on the built tre
     const workspace = /Workspace:\s+(ws_\S+)/.exec(output)?.[1];
     expect(key, output).toBeTruthy();
     const headers = { authorization: `Bearer ${key}`, 'x-service-workspace': workspace!, 'content-type': 'application/json' };
-    const call = (method: string, url: string, body?: unknown) => fetch(`${base}${url}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const call = (method: string, url: string, body?: unknown) =>
+      fetch(`${base}${url}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
 
     const orderRes = await call('POST', '/v1/orders', {
       ship_from: { name: 'Warehouse', street1: '350 5th Ave', city: 'New York', state: 'NY', postal_code: '10118', country: 'US' },

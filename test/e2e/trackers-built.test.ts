@@ -37,7 +37,10 @@ describe('a tracker on the built tree', () => {
     const scale = await svc.request('PUT', '/api/super-admin/settings/sandbox.tracking_time_scale', { headers: c.root, json: { value: SCALE } });
     expectStatus(svc, scale, 200, 'set the sandbox time scale');
     try {
-      const created = await svc.request('POST', '/v1/trackers', { headers: { ...c.v1, 'idempotency-key': `trk-${hook.body.id}` }, json: { carrier: 'ups', tracking_number: '1z999aa10123456784' } });
+      const created = await svc.request('POST', '/v1/trackers', {
+        headers: { ...c.v1, 'idempotency-key': `trk-${hook.body.id}` },
+        json: { carrier: 'ups', tracking_number: '1z999aa10123456784' },
+      });
       expectStatus(svc, created, 201, 'create tracker');
       expect(created.body).toMatchObject({ carrier: 'ups', tracking_number: UPS_NUMBER, carrier_account_id: null, status: 'pre_transit' });
       const id: string = created.body.id;
@@ -53,7 +56,9 @@ describe('a tracker on the built tree', () => {
         60_000,
       );
       expect(done.events[0]).toMatchObject({ status: 'delivered', carrier_status_code: 'DL' });
-      expect(done.events.map((e: { status_detail: string }) => e.status_detail)).toEqual(expect.arrayContaining(['label_created', 'picked_up', 'out_for_delivery', 'delivered']));
+      expect(done.events.map((e: { status_detail: string }) => e.status_detail)).toEqual(
+        expect.arrayContaining(['label_created', 'picked_up', 'out_for_delivery', 'delivered']),
+      );
 
       // The tracking read by number answers the same journey.
       const read = await svc.request('GET', `/v1/tracking/${encodeURIComponent(UPS_NUMBER)}`, { headers: c.v1 });
@@ -70,13 +75,24 @@ describe('a tracker on the built tree', () => {
         'tracking.updated (delivered) at the receiver',
         60_000,
       );
-      const event = new Stripe('sk_test_unused').webhooks.constructEvent(delivery.body, String(delivery.headers['x-service-signature']), hook.body.secret) as unknown as {
+      const event = new Stripe('sk_test_unused').webhooks.constructEvent(
+        delivery.body,
+        String(delivery.headers['x-service-signature']),
+        hook.body.secret,
+      ) as unknown as {
         type: string;
         environment: string;
         data: Record<string, any>;
       };
       expect(event).toMatchObject({ type: 'tracking.updated', environment: 'test' });
-      expect(event.data).toMatchObject({ tracker_id: id, shipment_id: null, tracking_number: UPS_NUMBER, carrier: 'ups', status: 'delivered', tracker: { id, status: 'delivered' } });
+      expect(event.data).toMatchObject({
+        tracker_id: id,
+        shipment_id: null,
+        tracking_number: UPS_NUMBER,
+        carrier: 'ups',
+        status: 'delivered',
+        tracker: { id, status: 'delivered' },
+      });
       expect(delivery.headers['x-service-delivery-id']).toMatch(/^dlv_/);
       // One event per change of status: never two for delivered.
       const deliveredEvents = receiver.at('/trackers').filter((r) => JSON.parse(r.body).data.status === 'delivered');

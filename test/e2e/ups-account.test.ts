@@ -16,7 +16,16 @@ import { PDFDocument } from 'pdf-lib';
  */
 
 const SECRET = 'fake-client-secret-7c1d';
-const shipFrom = { name: 'Warehouse', company: 'Acme', street1: '350 5th Ave', city: 'New York', state: 'NY', postal_code: '10118', country: 'US', phone: '2125550100' };
+const shipFrom = {
+  name: 'Warehouse',
+  company: 'Acme',
+  street1: '350 5th Ave',
+  city: 'New York',
+  state: 'NY',
+  postal_code: '10118',
+  country: 'US',
+  phone: '2125550100',
+};
 const shipTo = { name: 'Ada Lovelace', street1: '1 Market St', city: 'San Francisco', state: 'CA', postal_code: '94105', country: 'US', phone: '4155550100' };
 const parcel = { weight_oz: 24, length_in: 10, width_in: 8, height_in: 4 };
 
@@ -38,7 +47,14 @@ beforeAll(async () => {
     method: 'POST',
     url: '/v1/carrier-accounts',
     headers: t.headers,
-    payload: { carrier: 'ups', driver: 'api', account_number: 'A1B2C3', base_url: ups.url, description: 'Our UPS', credentials: { client_id: 'fake-client-id', client_secret: SECRET } },
+    payload: {
+      carrier: 'ups',
+      driver: 'api',
+      account_number: 'A1B2C3',
+      base_url: ups.url,
+      description: 'Our UPS',
+      credentials: { client_id: 'fake-client-id', client_secret: SECRET },
+    },
   });
   expect(res.statusCode, res.body).toBe(201);
   upsAccount = res.json().id;
@@ -52,7 +68,13 @@ async function createOrder(): Promise<{ id: string; status: string }> {
     method: 'POST',
     url: '/v1/orders',
     headers: t.headers,
-    payload: { customer: { name: 'Ada Lovelace', email: 'ada@example.com' }, ship_to: shipTo, ship_from: shipFrom, line_items: [{ sku: 'MUG-1', name: 'Mug', quantity: 1, weight_oz: 24 }], parcel },
+    payload: {
+      customer: { name: 'Ada Lovelace', email: 'ada@example.com' },
+      ship_to: shipTo,
+      ship_from: shipFrom,
+      line_items: [{ sku: 'MUG-1', name: 'Mug', quantity: 1, weight_oz: 24 }],
+      parcel,
+    },
   });
   expect(res.statusCode, res.body).toBe(201);
   return res.json();
@@ -61,7 +83,12 @@ async function createOrder(): Promise<{ id: string; status: string }> {
 const rate = (payload: Record<string, unknown> = {}) =>
   app.inject({ method: 'POST', url: '/v1/rates/query', headers: t.headers, payload: { ship_from: shipFrom, ship_to: shipTo, parcel, ...payload } });
 const buy = (orderId: string, extra: Record<string, unknown> = {}) =>
-  app.inject({ method: 'POST', url: '/v1/shipments', headers: t.headers, payload: { order_id: orderId, service_code: 'ups_ground', carrier_account_id: upsAccount, ...extra } });
+  app.inject({
+    method: 'POST',
+    url: '/v1/shipments',
+    headers: t.headers,
+    payload: { order_id: orderId, service_code: 'ups_ground', carrier_account_id: upsAccount, ...extra },
+  });
 const setTimeoutMs = (value: number) =>
   app.inject({ method: 'PUT', url: '/api/super-admin/settings/carriers.request_timeout_ms', headers: root, payload: { value } });
 
@@ -87,7 +114,12 @@ describe('the rate-shop across accounts', () => {
     expect(only.statusCode, only.body).toBe(200);
     expect(new Set(only.json().data.map((o: { carrier_account_id: string }) => o.carrier_account_id))).toEqual(new Set([upsAccount]));
     const other = await createTenant(app);
-    const foreign = await app.inject({ method: 'POST', url: '/v1/rates/query', headers: other.headers, payload: { ship_from: shipFrom, ship_to: shipTo, parcel, carrier_accounts: [upsAccount] } });
+    const foreign = await app.inject({
+      method: 'POST',
+      url: '/v1/rates/query',
+      headers: other.headers,
+      payload: { ship_from: shipFrom, ship_to: shipTo, parcel, carrier_accounts: [upsAccount] },
+    });
     expect(foreign.statusCode, foreign.body).toBe(400);
     expect(foreign.json()).toMatchObject({ code: 'validation_failed', details: [{ field: 'carrier_accounts[0]' }] });
   });
@@ -109,7 +141,13 @@ describe('the rate-shop across accounts', () => {
       method: 'POST',
       url: '/v1/carrier-accounts',
       headers: t.headers,
-      payload: { carrier: 'ups', driver: 'api', account_number: 'A1B2C3', base_url: ups.url, credentials: { client_id: 'fake-client-id', client_secret: 'wrong-secret-0000' } },
+      payload: {
+        carrier: 'ups',
+        driver: 'api',
+        account_number: 'A1B2C3',
+        base_url: ups.url,
+        credentials: { client_id: 'fake-client-id', client_secret: 'wrong-secret-0000' },
+      },
     });
     expect(bad.statusCode, bad.body).toBe(201);
     const id = bad.json().id;
@@ -130,7 +168,7 @@ describe('the rate-shop across accounts', () => {
 describe('a label bought through the UPS account', () => {
   let shipmentId: string;
 
-  it('is UPS\'s own label, stored as issued and served in every lossless format (ZPL from a GIF is a 422)', async () => {
+  it("is UPS's own label, stored as issued and served in every lossless format (ZPL from a GIF is a 422)", async () => {
     const order = await createOrder();
     const before = ups.count('ship');
     const res = await buy(order.id);
@@ -210,13 +248,21 @@ describe('a label bought through the UPS account', () => {
     expect(refunds.data.map((r: { shipment_id: string }) => r.shipment_id)).toContain(res.json().id);
   });
 
-  it('makes a return label at UPS through the outbound\'s account (on_scan by default), its addresses swapped; the order stays shipped', async () => {
+  it("makes a return label at UPS through the outbound's account (on_scan by default), its addresses swapped; the order stays shipped", async () => {
     const order = await createOrder();
     const outbound = (await buy(order.id)).json();
     const before = ups.count('ship');
     const res = await app.inject({ method: 'POST', url: `/v1/shipments/${outbound.id}/return`, headers: t.headers, payload: { rma_number: 'RMA-UPS' } });
     expect(res.statusCode, res.body).toBe(201);
-    expect(res.json()).toMatchObject({ is_return: true, return_of: outbound.id, carrier_account_id: upsAccount, charge: 'on_scan', billing_status: 'pending', ship_from: { postal_code: '94105' }, ship_to: { postal_code: '10118' } });
+    expect(res.json()).toMatchObject({
+      is_return: true,
+      return_of: outbound.id,
+      carrier_account_id: upsAccount,
+      charge: 'on_scan',
+      billing_status: 'pending',
+      ship_from: { postal_code: '94105' },
+      ship_to: { postal_code: '10118' },
+    });
     expect(res.json().tracking_number).toMatch(/^1ZFAKE/);
     expect(ups.count('ship')).toBe(before + 1);
     expect(ups.violations).toEqual([]);
@@ -225,22 +271,45 @@ describe('a label bought through the UPS account', () => {
 });
 
 describe('a batch through the UPS account (its default)', () => {
-  it('buys every label at UPS, and the batch file holds UPS\'s own labels in order', async () => {
+  it("buys every label at UPS, and the batch file holds UPS's own labels in order", async () => {
     const other = await createTenant(app);
     const account = await app.inject({
       method: 'POST',
       url: '/v1/carrier-accounts',
       headers: other.headers,
-      payload: { carrier: 'ups', driver: 'api', account_number: 'A1B2C3', base_url: ups.url, is_default: true, credentials: { client_id: 'fake-client-id', client_secret: SECRET } },
+      payload: {
+        carrier: 'ups',
+        driver: 'api',
+        account_number: 'A1B2C3',
+        base_url: ups.url,
+        is_default: true,
+        credentials: { client_id: 'fake-client-id', client_secret: SECRET },
+      },
     });
     expect(account.statusCode, account.body).toBe(201);
     const orderIds = [];
     for (let i = 0; i < 2; i++) {
-      const res = await app.inject({ method: 'POST', url: '/v1/orders', headers: other.headers, payload: { customer: { name: 'Ada Lovelace', email: 'ada@example.com' }, ship_to: shipTo, ship_from: shipFrom, line_items: [{ sku: 'MUG-1', name: 'Mug', quantity: 1, weight_oz: 24 }], parcel } });
+      const res = await app.inject({
+        method: 'POST',
+        url: '/v1/orders',
+        headers: other.headers,
+        payload: {
+          customer: { name: 'Ada Lovelace', email: 'ada@example.com' },
+          ship_to: shipTo,
+          ship_from: shipFrom,
+          line_items: [{ sku: 'MUG-1', name: 'Mug', quantity: 1, weight_oz: 24 }],
+          parcel,
+        },
+      });
       orderIds.push(res.json().id);
     }
     const shipsBefore = ups.count('ship');
-    const created = await app.inject({ method: 'POST', url: '/v1/batches', headers: other.headers, payload: { type: 'purchase_labels', order_ids: orderIds, service_code: 'ups_ground' } });
+    const created = await app.inject({
+      method: 'POST',
+      url: '/v1/batches',
+      headers: other.headers,
+      payload: { type: 'purchase_labels', order_ids: orderIds, service_code: 'ups_ground' },
+    });
     expect(created.statusCode, created.body).toBe(202);
     let batch = created.json();
     for (let i = 0; i < 300 && ['queued', 'running'].includes(batch.status); i++) {
@@ -280,7 +349,7 @@ describe('address validation at purchase through the UPS account', () => {
 });
 
 describe('when UPS refuses or does not answer a purchase', () => {
-  it('a business rejection is 422 carrier_rejected with UPS\'s code and message; the order stays open', async () => {
+  it("a business rejection is 422 carrier_rejected with UPS's code and message; the order stays open", async () => {
     const order = await createOrder();
     ups.queue('ship', { status: 400, body: { response: { errors: [{ code: '120802', message: 'Ship To postal code is invalid.' }] } } });
     const res = await buy(order.id);
@@ -307,7 +376,9 @@ describe('when UPS refuses or does not answer a purchase', () => {
     const order = await createOrder();
     // A real failure inside our transaction: the database refuses this order's shipment row.
     await sql
-      .raw(`create or replace function refuse_test_shipment() returns trigger language plpgsql as $$ begin if new.order_id = '${order.id}' then raise exception 'refused by the test'; end if; return new; end $$`)
+      .raw(
+        `create or replace function refuse_test_shipment() returns trigger language plpgsql as $$ begin if new.order_id = '${order.id}' then raise exception 'refused by the test'; end if; return new; end $$`,
+      )
       .execute(app.deps.db);
     await sql.raw('create trigger refuse_test_shipment before insert on shipments for each row execute function refuse_test_shipment()').execute(app.deps.db);
     try {
@@ -315,7 +386,12 @@ describe('when UPS refuses or does not answer a purchase', () => {
       const res = await buy(order.id);
       expect(res.statusCode).toBe(500);
       expect(ups.count('void')).toBe(voidsBefore + 1);
-      const kept = await app.deps.db.selectFrom('carrier_labels').select(['status', 'format', 'tracking_number']).where('workspace_id', '=', t.workspaceId).where('status', '<>', 'kept').execute();
+      const kept = await app.deps.db
+        .selectFrom('carrier_labels')
+        .select(['status', 'format', 'tracking_number'])
+        .where('workspace_id', '=', t.workspaceId)
+        .where('status', '<>', 'kept')
+        .execute();
       expect(kept).toEqual([{ status: 'compensated', format: 'GIF', tracking_number: expect.stringMatching(/^1ZFAKE/) }]);
       const after = await app.inject({ method: 'GET', url: `/v1/orders/${order.id}`, headers: t.headers });
       expect(after.json().status).toBe(order.status);
@@ -334,7 +410,11 @@ describe('shipment options through an api account (sent to UPS in its own fields
     const ours = body.data.filter((o: { carrier_account_id: string }) => o.carrier_account_id === upsAccount);
     expect(ours.length).toBeGreaterThan(0);
     for (const o of ours) expect(o.surcharges.map((c: { code: string }) => c.code)).toContain('adult_signature');
-    expect(body.messages.filter((m: { carrier_account_id: string; code: string }) => m.carrier_account_id === upsAccount && m.code === 'option_unavailable').every((m: { service_code: string }) => !ours.some((o: { service_code: string }) => o.service_code === m.service_code))).toBe(true);
+    expect(
+      body.messages
+        .filter((m: { carrier_account_id: string; code: string }) => m.carrier_account_id === upsAccount && m.code === 'option_unavailable')
+        .every((m: { service_code: string }) => !ours.some((o: { service_code: string }) => o.service_code === m.service_code)),
+    ).toBe(true);
   });
 
   it('a purchase with insurance through it sends DeclaredValue to UPS', async () => {

@@ -59,8 +59,15 @@ describe.runIf(target.engine === 'postgres')('a webhook delivery in flight when 
       expect(await waitForLog(first, 'worker started'), first.output()).toBe(true);
       const api = httpApi(`http://127.0.0.1:${port}`, 'api', []);
 
-      const root = { authorization: `Bearer ${(await api.call('POST', '/api/auth/login', {}, { email: env.SUPER_ADMIN_EMAIL, password: env.SUPER_ADMIN_PASSWORD })).json.token}` };
-      const reg = await api.call('POST', '/api/auth/register', {}, { email: 'ops@lease.test', password: 'long enough pw', name: 'Ops', workspace_name: 'Lease' });
+      const root = {
+        authorization: `Bearer ${(await api.call('POST', '/api/auth/login', {}, { email: env.SUPER_ADMIN_EMAIL, password: env.SUPER_ADMIN_PASSWORD })).json.token}`,
+      };
+      const reg = await api.call(
+        'POST',
+        '/api/auth/register',
+        {},
+        { email: 'ops@lease.test', password: 'long enough pw', name: 'Ops', workspace_name: 'Lease' },
+      );
       expect(reg.status).toBe(201);
       const workspaceId: string = reg.json.workspace.id;
       expect((await api.call('POST', `/api/super-admin/accounts/${reg.json.account.id}/approve`, root)).status).toBe(200);
@@ -76,7 +83,12 @@ describe.runIf(target.engine === 'postgres')('a webhook delivery in flight when 
       const deliveryId: string = queued.json.id;
 
       // In flight: the first worker sent it and waits for an answer that does not come.
-      await until(async () => received.length === 1, 'the first attempt to reach the receiver', 120_000, () => first.output());
+      await until(
+        async () => received.length === 1,
+        'the first attempt to reach the receiver',
+        120_000,
+        () => first.output(),
+      );
       const sentAt = received[0].at;
       await first.kill9();
       const killedAt = Date.now();

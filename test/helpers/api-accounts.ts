@@ -15,7 +15,15 @@ export function apiAccountBody(carrier: 'ups' | 'fedex' | 'dhl_express' | 'usps'
         carrier,
         driver: 'api',
         base_url: baseUrl,
-        credentials: { client_id: 'fake-client-id', client_secret: secret, crid: '56982563', mid: '904128936', manifest_mid: '904128937', payment_account_number: '1000405525', payment_account_type: 'EPS' },
+        credentials: {
+          client_id: 'fake-client-id',
+          client_secret: secret,
+          crid: '56982563',
+          mid: '904128936',
+          manifest_mid: '904128937',
+          payment_account_number: '1000405525',
+          payment_account_type: 'EPS',
+        },
       };
   }
 }

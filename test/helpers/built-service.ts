@@ -184,9 +184,12 @@ export async function startBuiltService(options: StartOptions = {}): Promise<Bui
  */
 export function useBuiltService(options: StartOptions = {}): () => BuiltService {
   let service: BuiltService | undefined;
-  beforeAll(async () => {
-    service = await startBuiltService(options);
-  }, (options.healthyWithinMs ?? 300_000) + 20_000);
+  beforeAll(
+    async () => {
+      service = await startBuiltService(options);
+    },
+    (options.healthyWithinMs ?? 300_000) + 20_000,
+  );
   afterAll(async () => {
     await service?.stop();
   }, 30_000);
@@ -249,7 +252,10 @@ export async function onboardClient(service: BuiltService, opts: { name?: string
   expectStatus(service, key, 201, 'create API key');
   expect(key.body.secret).toMatch(/^sk_test_/);
 
-  const plan = await service.request('PATCH', `/api/super-admin/workspaces/${workspaceId}`, { headers: root, json: { plan: 'enterprise', burst_per_minute: 100_000 } });
+  const plan = await service.request('PATCH', `/api/super-admin/workspaces/${workspaceId}`, {
+    headers: root,
+    json: { plan: 'enterprise', burst_per_minute: 100_000 },
+  });
   expectStatus(service, plan, 200, 'raise the plan');
 
   return {
@@ -272,7 +278,10 @@ export async function onboardClient(service: BuiltService, opts: { name?: string
  */
 export function routeGroup(path: string): string {
   // An id in the group's own segment (/api/integrations/int_…/webhooks) is the template's {id}.
-  const parts = path.split('/').filter(Boolean).map((p) => (/^[a-z]+_[0-9a-z]{26}$/.test(p) ? '{id}' : p));
+  const parts = path
+    .split('/')
+    .filter(Boolean)
+    .map((p) => (/^[a-z]+_[0-9a-z]{26}$/.test(p) ? '{id}' : p));
   if (parts[0] === 'v1') return `/${parts.slice(0, 2).join('/')}`;
   if (parts[0] === 'api' && parts.length > 1) return `/${parts.slice(0, 3).join('/')}`;
   return `/${parts.join('/')}`;

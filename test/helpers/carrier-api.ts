@@ -61,7 +61,8 @@ export function useCarrierApiTest<S, F extends FakeCarrier>(options: CarrierApiT
 
   beforeAll(async () => {
     specs = options.loadSpecs();
-    if (!specs) console.warn(`../shared/carrier-specs/${options.folder} is absent: the fake ${options.name} skipped the schema check (the scenarios still run)`);
+    if (!specs)
+      console.warn(`../shared/carrier-specs/${options.folder} is absent: the fake ${options.name} skipped the schema check (the scenarios still run)`);
     fake = await options.startFake(specs);
   }, 120_000);
   afterAll(async () => {
@@ -100,7 +101,14 @@ export function useCarrierApiTest<S, F extends FakeCarrier>(options: CarrierApiT
     ctx(over = {}, timeoutMs = 20_000) {
       accounts += 1;
       return {
-        account: { id: `ca_${options.idPrefix}${accounts}`, mode: 'sandbox', account_number: options.account.account_number, credentials: { ...options.account.credentials }, base_url: fake!.url, ...over },
+        account: {
+          id: `ca_${options.idPrefix}${accounts}`,
+          mode: 'sandbox',
+          account_number: options.account.account_number,
+          credentials: { ...options.account.credentials },
+          base_url: fake!.url,
+          ...over,
+        },
         timeoutMs,
         requestId: `req_${accounts}`,
       };
@@ -133,9 +141,28 @@ export const US_ROUTE: RouteFacts = {
 /** US → Germany, DHL Express's lane in its tests (the London lane's country group and zone). */
 export const US_TO_DE_ROUTE: RouteFacts = { ...ukRoute, destination_country: 'DE' };
 
-export const SHIP_FROM = { name: 'Dock Lead', company: 'Acme Widgets', street1: '12 Main St', city: 'Timonium', state: 'MD', postal_code: '21093', country: 'US', phone: '+1 (410) 555-0100' };
+export const SHIP_FROM = {
+  name: 'Dock Lead',
+  company: 'Acme Widgets',
+  street1: '12 Main St',
+  city: 'Timonium',
+  state: 'MD',
+  postal_code: '21093',
+  country: 'US',
+  phone: '+1 (410) 555-0100',
+};
 
-export const NO_OPTIONS: ShipmentOptions = { signature: 'none', saturday_delivery: false, insurance: null, dangerous_goods: null, references: [], delivery_instructions: null };
+export const NO_OPTIONS: ShipmentOptions = {
+  signature: 'none',
+  saturday_delivery: false,
+  insurance: null,
+  dangerous_goods: null,
+  references: [],
+  delivery_instructions: null,
+};
 
 /** `request` with shipment options, the rest at their defaults. */
-export const withOptions = (request: ApiRateRequest, options: Partial<ShipmentOptions>): ApiRateRequest => ({ ...request, options: { ...NO_OPTIONS, ...options } });
+export const withOptions = (request: ApiRateRequest, options: Partial<ShipmentOptions>): ApiRateRequest => ({
+  ...request,
+  options: { ...NO_OPTIONS, ...options },
+});

@@ -42,7 +42,12 @@ export interface SpecChecker {
   validator(ref: string): ValidateFunction;
   match(method: string, path: string): SpecOperation | null;
   /** Problems with a request as sent: unknown route, path/query/header parameters, body. */
-  checkRequest(method: string, url: URL, headers: Record<string, string | string[] | undefined>, body: string): { op: SpecOperation | null; problems: string[] };
+  checkRequest(
+    method: string,
+    url: URL,
+    headers: Record<string, string | string[] | undefined>,
+    body: string,
+  ): { op: SpecOperation | null; problems: string[] };
   checkResponse(op: SpecOperation, status: number, body: unknown): string[];
 }
 
@@ -141,7 +146,9 @@ export function createSpecChecker(docs: Record<string, Doc>, options: SpecChecke
     return v;
   };
   const errorsOf = (v: ValidateFunction) =>
-    (v.errors ?? []).slice(0, 10).map((e) => `${e.instancePath || '/'} ${e.message}${e.params && 'allowedValues' in e.params ? ` ${JSON.stringify(e.params.allowedValues)}` : ''}`);
+    (v.errors ?? [])
+      .slice(0, 10)
+      .map((e) => `${e.instancePath || '/'} ${e.message}${e.params && 'allowedValues' in e.params ? ` ${JSON.stringify(e.params.allowedValues)}` : ''}`);
   const match = (method: string, path: string) => ops.find((o) => o.method === method && o.regex.test(path)) ?? null;
 
   return {

@@ -145,7 +145,13 @@ export function signatureValid(header: string | undefined, body: string, secret:
 }
 
 /** Poll until `check` returns a value, or throw naming `what` (with `context()` for the failure message). */
-export async function until<T>(check: () => Promise<T | undefined | false>, what: string, timeoutMs: number, context: () => string = () => '', pollMs = 250): Promise<T> {
+export async function until<T>(
+  check: () => Promise<T | undefined | false>,
+  what: string,
+  timeoutMs: number,
+  context: () => string = () => '',
+  pollMs = 250,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();

@@ -32,7 +32,12 @@ export async function makePrincipal(app: FastifyInstance, root?: Record<string, 
           return rootHeaders;
         case 'ingestKey': {
           if (!ingest.has(env)) {
-            const res = await app.inject({ method: 'POST', url: '/api/admin/integrations', headers: admin(env), payload: { name: `ingest ${env}`, platform: 'custom' } });
+            const res = await app.inject({
+              method: 'POST',
+              url: '/api/admin/integrations',
+              headers: admin(env),
+              payload: { name: `ingest ${env}`, platform: 'custom' },
+            });
             if (res.statusCode !== 201) throw new Error(`integration: ${res.statusCode} ${res.body}`);
             ingest.set(env, res.json().ingest_key);
           }
@@ -75,7 +80,10 @@ async function buyLabel(app: FastifyInstance, who: Principal, env: Env): Promise
   const headers = await who.headers('apiKey', env);
   const order = await app.inject({ method: 'POST', url: '/v1/orders', headers, payload: { ...orderBody(), ship_from: shipFrom } });
   const orderId = await created(order, 'order');
-  return created(await app.inject({ method: 'POST', url: '/v1/shipments', headers, payload: { order_id: orderId, service_code: 'usps_ground_advantage' } }), 'shipment');
+  return created(
+    await app.inject({ method: 'POST', url: '/v1/shipments', headers, payload: { order_id: orderId, service_code: 'usps_ground_advantage' } }),
+    'shipment',
+  );
 }
 
 export const resourceFactories: Record<string, ResourceFactory> = {
@@ -86,7 +94,12 @@ export const resourceFactories: Record<string, ResourceFactory> = {
     environmentScoped: () => true,
     create: async (app, who, env) =>
       created(
-        await app.inject({ method: 'POST', url: '/v1/webhooks', headers: await who.headers('apiKey', env), payload: { url: 'https://127.0.0.1:9/hook', events: ['tracking.updated'] } }),
+        await app.inject({
+          method: 'POST',
+          url: '/v1/webhooks',
+          headers: await who.headers('apiKey', env),
+          payload: { url: 'https://127.0.0.1:9/hook', events: ['tracking.updated'] },
+        }),
         'webhook',
       ),
   },
@@ -106,7 +119,12 @@ export const resourceFactories: Record<string, ResourceFactory> = {
     environmentScoped: () => true,
     create: async (app, who, env) =>
       created(
-        await app.inject({ method: 'POST', url: '/api/admin/integrations', headers: await who.headers('admin', env), payload: { name: 'store', platform: 'custom' } }),
+        await app.inject({
+          method: 'POST',
+          url: '/api/admin/integrations',
+          headers: await who.headers('admin', env),
+          payload: { name: 'store', platform: 'custom' },
+        }),
         'integration',
       ),
   },
@@ -115,7 +133,12 @@ export const resourceFactories: Record<string, ResourceFactory> = {
     create: async (app, who) => {
       const fingerprint = [...crypto.getRandomValues(new Uint8Array(32))].map((b) => b.toString(16).padStart(2, '0')).join('');
       return created(
-        await app.inject({ method: 'POST', url: '/api/admin/mtls-certificates', headers: await who.headers('admin', 'test'), payload: { name: 'cert', fingerprint_sha256: fingerprint } }),
+        await app.inject({
+          method: 'POST',
+          url: '/api/admin/mtls-certificates',
+          headers: await who.headers('admin', 'test'),
+          payload: { name: 'cert', fingerprint_sha256: fingerprint },
+        }),
         'certificate',
       );
     },

@@ -28,9 +28,7 @@ export async function openTestDatabase(): Promise<DatabaseHandle> {
   return openDatabase({ databaseUrl: url.toString(), poolMax: 5 });
 }
 
-export type TestDbTarget =
-  | { engine: 'pglite'; templatePath: string }
-  | { engine: 'postgres'; adminUrl: string; templateName: string; prefix: string };
+export type TestDbTarget = { engine: 'pglite'; templatePath: string } | { engine: 'postgres'; adminUrl: string; templateName: string; prefix: string };
 
 declare module 'vitest' {
   export interface ProvidedContext {

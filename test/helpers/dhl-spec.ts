@@ -63,7 +63,11 @@ export interface DhlSpecs {
 
 function deref(doc: Doc, value: Doc): Doc {
   let v = value;
-  while (v && typeof v.$ref === 'string') v = v.$ref.split('/').slice(1).reduce((o: Doc, k: string) => o?.[k], doc);
+  while (v && typeof v.$ref === 'string')
+    v = v.$ref
+      .split('/')
+      .slice(1)
+      .reduce((o: Doc, k: string) => o?.[k], doc);
   return v;
 }
 
@@ -136,7 +140,9 @@ export function loadDhlSpecs(): DhlSpecs | null {
     return v;
   };
   const errorsOf = (v: ValidateFunction) =>
-    (v.errors ?? []).slice(0, 10).map((e) => `${e.instancePath || '/'} ${e.message}${e.params && 'allowedValues' in e.params ? ` ${JSON.stringify(e.params.allowedValues)}` : ''}`);
+    (v.errors ?? [])
+      .slice(0, 10)
+      .map((e) => `${e.instancePath || '/'} ${e.message}${e.params && 'allowedValues' in e.params ? ` ${JSON.stringify(e.params.allowedValues)}` : ''}`);
   // Literal segments win over parameters (`/shipments/{n}/tracking` is not `/shipments`).
   const match = (method: string, path: string) => ops.find((o) => o.method === method && o.regex.test(path)) ?? null;
 

@@ -37,8 +37,23 @@ export const ukCustoms: CustomsDeclaration = {
   signer: 'Dock Lead',
   importer: { vat: 'GB123456789', eori: 'GB123456789000' },
   items: [
-    { description: 'Cotton T-shirt', quantity: 3, unit_value: { amount: 1250, currency: 'USD' }, weight_oz: 6, hs_tariff_number: '610910', origin_country: 'US', sku: 'TS-001' },
-    { description: 'Ceramic coffee mug', quantity: 2, unit_value: { amount: 899, currency: 'USD' }, weight_oz: 12, hs_tariff_number: '6912.00.48', origin_country: 'CN' },
+    {
+      description: 'Cotton T-shirt',
+      quantity: 3,
+      unit_value: { amount: 1250, currency: 'USD' },
+      weight_oz: 6,
+      hs_tariff_number: '610910',
+      origin_country: 'US',
+      sku: 'TS-001',
+    },
+    {
+      description: 'Ceramic coffee mug',
+      quantity: 2,
+      unit_value: { amount: 899, currency: 'USD' },
+      weight_oz: 12,
+      hs_tariff_number: '6912.00.48',
+      origin_country: 'CN',
+    },
   ],
 };
 

@@ -30,7 +30,10 @@ export async function startEchoProxy(target: string): Promise<EchoProxy> {
       const authorization = String(req.headers.authorization ?? '');
       if (authorization) seen.authorization.push(authorization);
       seen.bodies.push(body);
-      const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k !== 'host' && k !== 'content-length' && k !== 'connection')) as Record<string, string>;
+      const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k !== 'host' && k !== 'content-length' && k !== 'connection')) as Record<
+        string,
+        string
+      >;
       try {
         const answer = await fetch(`${target}${req.url ?? '/'}`, { method: req.method, headers, body: body === '' ? undefined : body });
         let text = await answer.text();

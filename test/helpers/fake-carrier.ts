@@ -61,7 +61,9 @@ export interface FakeCarrierConfig<Op extends string, SpecOp, R extends FakeRepl
   delayMs?: Partial<Record<Op, number>>;
 }
 
-export async function startFakeCarrierServer<Op extends string, SpecOp extends { operationId: string }, R extends FakeReply = FakeReply>(config: FakeCarrierConfig<Op, SpecOp, R>) {
+export async function startFakeCarrierServer<Op extends string, SpecOp extends { operationId: string }, R extends FakeReply = FakeReply>(
+  config: FakeCarrierConfig<Op, SpecOp, R>,
+) {
   const queues = new Map<Op, R[]>();
   const requests: FakeRequest<Op>[] = [];
   /** Problems in requests we received or answers we gave, for tests to assert empty. */

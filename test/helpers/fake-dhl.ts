@@ -82,7 +82,18 @@ export async function startFakeDhl(options: FakeDhlOptions = {}) {
         const lines = dhlOptionLines(body?.valueAddedServices);
         for (const product of lines.length ? reply.products : []) {
           for (const block of product.detailedPriceBreakdown ?? []) {
-            if (block.currencyType === 'BILLC') block.breakdown.push(...lines.map((l) => ({ name: l.name, serviceCode: l.code, localServiceCode: l.code, serviceTypeCode: 'XCH', price: l.price, isCustomerAgreement: false, isMarketedService: true })));
+            if (block.currencyType === 'BILLC')
+              block.breakdown.push(
+                ...lines.map((l) => ({
+                  name: l.name,
+                  serviceCode: l.code,
+                  localServiceCode: l.code,
+                  serviceTypeCode: 'XCH',
+                  price: l.price,
+                  isCustomerAgreement: false,
+                  isMarketedService: true,
+                })),
+              );
           }
           for (const t of product.totalPrice ?? []) if (t.priceCurrency === 'USD') t.price = roundCents(t.price + lines.reduce((s, l) => s + l.price, 0));
         }
@@ -118,7 +129,8 @@ export async function startFakeDhl(options: FakeDhlOptions = {}) {
         }
         const lines = dhlOptionLines(body?.valueAddedServices);
         for (const charge of lines.length ? (reply.shipmentCharges ?? []) : []) {
-          if (charge.currencyType === 'BILLC') charge.serviceBreakdown = [...(charge.serviceBreakdown ?? []), ...lines.map((l) => ({ name: l.name, price: l.price, typeCode: l.code }))];
+          if (charge.currencyType === 'BILLC')
+            charge.serviceBreakdown = [...(charge.serviceBreakdown ?? []), ...lines.map((l) => ({ name: l.name, price: l.price, typeCode: l.code }))];
           if (charge.priceCurrency === 'USD') charge.price = roundCents(charge.price + lines.reduce((s, l) => s + l.price, 0));
         }
         shipments.set(awb, { pieces, pickup });

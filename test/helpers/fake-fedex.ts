@@ -60,7 +60,9 @@ export type FakeFedexRequest = FakeRequest<FakeFedexOperation>;
 /** Label images the fake issues, per requested imageType (tiny but real files). */
 export const FAKE_FEDEX_LABELS: Record<string, Buffer> = {
   // One 4×6 page (a multi-piece label file is counted page by page).
-  PDF: Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj 2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj 3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 288 432]>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n'),
+  PDF: Buffer.from(
+    '%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj 2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj 3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 288 432]>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n',
+  ),
   PNG: Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64'),
   ZPLII: Buffer.from('^XA^FO50,50^A0N,40,40^FDFEDEX GROUND^FS^FO50,120^BCN,100,Y,N,N^FD794953535000^FS^XZ\n'),
 };
@@ -108,7 +110,8 @@ export async function startFakeFedex(options: FakeFedexOptions = {}) {
         if (refusal) return refusal;
         for (const r of reply.output.rateReplyDetails) priceOneRate(r, r.ratedShipmentDetails ?? [], 'totalNetCharge', body?.requestedShipment);
         for (const r of reply.output.rateReplyDetails) {
-          for (const d of r.ratedShipmentDetails ?? []) if (d.shipmentRateDetail) priceFedexOptions(d, d.shipmentRateDetail, 'surCharges', 'type', body?.requestedShipment);
+          for (const d of r.ratedShipmentDetails ?? [])
+            if (d.shipmentRateDetail) priceFedexOptions(d, d.shipmentRateDetail, 'surCharges', 'type', body?.requestedShipment);
         }
         return { body: reply };
       }
@@ -133,16 +136,34 @@ export async function startFakeFedex(options: FakeFedexOptions = {}) {
           trackingNumber: n,
           acceptanceTrackingNumber: n,
           packageSequenceNumber: i + 1,
-          packageDocuments: [{ contentType: 'LABEL', copiesToPrint: 1, docType: imageType, trackingNumber: n, encodedLabel: (FAKE_FEDEX_LABELS[imageType] ?? FAKE_FEDEX_LABELS.PDF).toString('base64') }],
+          packageDocuments: [
+            {
+              contentType: 'LABEL',
+              copiesToPrint: 1,
+              docType: imageType,
+              trackingNumber: n,
+              encodedLabel: (FAKE_FEDEX_LABELS[imageType] ?? FAKE_FEDEX_LABELS.PDF).toString('base64'),
+            },
+          ],
         }));
-        priceOneRate({ serviceType: shipment.serviceType }, result.completedShipmentDetail?.shipmentRating?.shipmentRateDetails ?? [], 'totalNetCharge', shipment);
-        for (const d of result.completedShipmentDetail?.shipmentRating?.shipmentRateDetails ?? []) priceFedexOptions(d, d, 'surcharges', 'surchargeType', shipment);
+        priceOneRate(
+          { serviceType: shipment.serviceType },
+          result.completedShipmentDetail?.shipmentRating?.shipmentRateDetails ?? [],
+          'totalNetCharge',
+          shipment,
+        );
+        for (const d of result.completedShipmentDetail?.shipmentRating?.shipmentRateDetails ?? [])
+          priceFedexOptions(d, d, 'surcharges', 'surchargeType', shipment);
         shipments.set(numbers[0], { cancelled: false, trackingNumbers: numbers, serviceType: shipment.serviceType, shipDate: shipment.shipDatestamp });
         return { body: reply };
       }
       case 'cancel': {
         const s = shipments.get(String(body?.trackingNumber ?? ''));
-        if (!s) return { status: 400, body: fedexError('TRACKING.TRACKINGNUMBER.NOTFOUND', 'Tracking number cannot be found. Please correct the tracking number and try again.') };
+        if (!s)
+          return {
+            status: 400,
+            body: fedexError('TRACKING.TRACKINGNUMBER.NOTFOUND', 'Tracking number cannot be found. Please correct the tracking number and try again.'),
+          };
         if (s.cancelled) return { status: 400, body: fedexFixture('error-cancel') };
         s.cancelled = true;
         return { body: fedexFixture('cancel') };
@@ -164,7 +185,8 @@ export async function startFakeFedex(options: FakeFedexOptions = {}) {
       case 'close': {
         // Every open Ground shipment of the close date is closed; none open → FedEx's refusal.
         const open = [...shipments.values()].filter((s) => !s.cancelled && !s.closed && /GROUND/.test(s.serviceType ?? '') && s.shipDate === body?.closeDate);
-        if (open.length === 0) return { status: 400, body: fedexError('GROUNDEOD.NOSHIPMENTS.NOTFOUND', 'No FedEx Ground shipments were found to close for the close date.') };
+        if (open.length === 0)
+          return { status: 400, body: fedexError('GROUNDEOD.NOSHIPMENTS.NOTFOUND', 'No FedEx Ground shipments were found to close for the close date.') };
         for (const s of open) s.closed = true;
         const reply = fedexFixture('close');
         reply.transactionId = randomBytes(16).toString('hex');
@@ -234,7 +256,14 @@ function readBody(op: FakeFedexOperation, body: string): any {
 }
 
 /** What the fake charges for each option a request carries, per package, under FedEx's surcharge types. */
-export const FAKE_FEDEX_OPTION_CHARGES = { SIGNATURE_OPTION: 6.75, ADULT_SIGNATURE: 7.9, SATURDAY_DELIVERY: 16, DANGEROUS_GOODS: 42, DRY_ICE: 6.5, INSURED_VALUE: 4.2 } as const;
+export const FAKE_FEDEX_OPTION_CHARGES = {
+  SIGNATURE_OPTION: 6.75,
+  ADULT_SIGNATURE: 7.9,
+  SATURDAY_DELIVERY: 16,
+  DANGEROUS_GOODS: 42,
+  DRY_ICE: 6.5,
+  INSURED_VALUE: 4.2,
+} as const;
 
 /**
  * FedEx One Rate as the fake prices it (cents, per package, list and account alike): a flat
@@ -244,15 +273,29 @@ export const FAKE_FEDEX_ONE_RATE: Record<string, Record<string, number>> = {
   FEDEX_ENVELOPE: { PRIORITY_OVERNIGHT: 7785, STANDARD_OVERNIGHT: 7065, FEDEX_2_DAY: 2740, FEDEX_EXPRESS_SAVER: 2295 },
   FEDEX_PAK: { PRIORITY_OVERNIGHT: 8295, STANDARD_OVERNIGHT: 7565, FEDEX_2_DAY: 2945, FEDEX_EXPRESS_SAVER: 2495 },
 };
-const FEDEX_PACKAGING_TYPES = ['YOUR_PACKAGING', 'FEDEX_ENVELOPE', 'FEDEX_PAK', 'FEDEX_BOX', 'FEDEX_SMALL_BOX', 'FEDEX_MEDIUM_BOX', 'FEDEX_LARGE_BOX', 'FEDEX_EXTRA_LARGE_BOX', 'FEDEX_10KG_BOX', 'FEDEX_25KG_BOX', 'FEDEX_TUBE'];
+const FEDEX_PACKAGING_TYPES = [
+  'YOUR_PACKAGING',
+  'FEDEX_ENVELOPE',
+  'FEDEX_PAK',
+  'FEDEX_BOX',
+  'FEDEX_SMALL_BOX',
+  'FEDEX_MEDIUM_BOX',
+  'FEDEX_LARGE_BOX',
+  'FEDEX_EXTRA_LARGE_BOX',
+  'FEDEX_10KG_BOX',
+  'FEDEX_25KG_BOX',
+  'FEDEX_TUBE',
+];
 
 /** FedEx's refusals of a packaging: a type it does not know, One Rate without a FedEx packaging, Ground in FedEx packaging. */
 function checkPackaging(shipment: any): FakeReply | null {
   const packaging = shipment?.packagingType ?? 'YOUR_PACKAGING';
   const oneRate = (shipment?.shipmentSpecialServices?.specialServiceTypes ?? []).includes('FEDEX_ONE_RATE');
   if (!FEDEX_PACKAGING_TYPES.includes(packaging)) return { status: 400, body: fedexError('PACKAGINGTYPE.INVALID', `Packaging type ${packaging} is invalid.`) };
-  if (oneRate && !FAKE_FEDEX_ONE_RATE[packaging]) return { status: 400, body: fedexError('ONERATE.PACKAGING.INVALID', 'FedEx One Rate requires FedEx packaging.') };
-  if (packaging !== 'YOUR_PACKAGING' && /GROUND/.test(shipment?.serviceType ?? '')) return { status: 400, body: fedexError('PACKAGING.SERVICE.INVALID', 'FedEx Ground takes only YOUR_PACKAGING.') };
+  if (oneRate && !FAKE_FEDEX_ONE_RATE[packaging])
+    return { status: 400, body: fedexError('ONERATE.PACKAGING.INVALID', 'FedEx One Rate requires FedEx packaging.') };
+  if (packaging !== 'YOUR_PACKAGING' && /GROUND/.test(shipment?.serviceType ?? ''))
+    return { status: 400, body: fedexError('PACKAGING.SERVICE.INVALID', 'FedEx Ground takes only YOUR_PACKAGING.') };
   return null;
 }
 
@@ -280,16 +323,25 @@ function priceFedexOptions(totals: any, detail: any, listKey: 'surCharges' | 'su
   for (const p of shipment?.requestedPackageLineItems ?? []) {
     const special = p.packageSpecialServices ?? {};
     const types: string[] = special.specialServiceTypes ?? [];
-    if (types.includes('SIGNATURE_OPTION')) lines.push({ type: 'SIGNATURE_OPTION', amount: special.signatureOptionType === 'ADULT' ? FAKE_FEDEX_OPTION_CHARGES.ADULT_SIGNATURE : FAKE_FEDEX_OPTION_CHARGES.SIGNATURE_OPTION });
+    if (types.includes('SIGNATURE_OPTION'))
+      lines.push({
+        type: 'SIGNATURE_OPTION',
+        amount: special.signatureOptionType === 'ADULT' ? FAKE_FEDEX_OPTION_CHARGES.ADULT_SIGNATURE : FAKE_FEDEX_OPTION_CHARGES.SIGNATURE_OPTION,
+      });
     if (types.includes('DANGEROUS_GOODS')) lines.push({ type: 'DANGEROUS_GOODS', amount: FAKE_FEDEX_OPTION_CHARGES.DANGEROUS_GOODS });
     if (types.includes('DRY_ICE')) lines.push({ type: 'DRY_ICE', amount: FAKE_FEDEX_OPTION_CHARGES.DRY_ICE });
     if (p.declaredValue) lines.push({ type: 'INSURED_VALUE', amount: FAKE_FEDEX_OPTION_CHARGES.INSURED_VALUE });
   }
-  if ((shipment?.shipmentSpecialServices?.specialServiceTypes ?? []).includes('SATURDAY_DELIVERY')) lines.push({ type: 'SATURDAY_DELIVERY', amount: FAKE_FEDEX_OPTION_CHARGES.SATURDAY_DELIVERY });
+  if ((shipment?.shipmentSpecialServices?.specialServiceTypes ?? []).includes('SATURDAY_DELIVERY'))
+    lines.push({ type: 'SATURDAY_DELIVERY', amount: FAKE_FEDEX_OPTION_CHARGES.SATURDAY_DELIVERY });
   if (lines.length === 0) return;
   const added = lines.reduce((s, l) => s + l.amount, 0);
   const round = (n: number) => Math.round(n * 100) / 100;
-  detail[listKey] = [...(detail[listKey] ?? []), ...lines.map((l) => ({ [typeKey]: l.type, description: l.type.replace(/_/g, ' ').toLowerCase(), amount: l.amount }))];
+  detail[listKey] = [
+    ...(detail[listKey] ?? []),
+    ...lines.map((l) => ({ [typeKey]: l.type, description: l.type.replace(/_/g, ' ').toLowerCase(), amount: l.amount })),
+  ];
   if (typeof detail.totalSurcharges === 'number') detail.totalSurcharges = round(detail.totalSurcharges + added);
-  for (const k of ['totalNetCharge', 'totalNetFedExCharge', 'totalNetChargeWithDutiesAndTaxes']) if (typeof totals[k] === 'number') totals[k] = round(totals[k] + added);
+  for (const k of ['totalNetCharge', 'totalNetFedExCharge', 'totalNetChargeWithDutiesAndTaxes'])
+    if (typeof totals[k] === 'number') totals[k] = round(totals[k] + added);
 }

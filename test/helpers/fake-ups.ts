@@ -104,7 +104,10 @@ export async function startFakeUps(options: FakeUpsOptions = {}) {
         const format: string = body?.ShipmentRequest?.LabelSpecification?.LabelImageFormat?.Code ?? 'GIF';
         const packages: any[] = [shipment.Package ?? []].flat();
         if (isLetter(packages, 'Packaging') && !FAKE_UPS_LETTER_RATES[shipment.Service?.Code]) {
-          return { status: 400, body: { response: { errors: [{ code: '111500', message: 'The selected service is not available for the UPS Letter packaging type.' }] } } };
+          return {
+            status: 400,
+            body: { response: { errors: [{ code: '111500', message: 'The selected service is not available for the UPS Letter packaging type.' }] } },
+          };
         }
         const numbers = packages.map(() => trackingNumber());
         // International forms asked for (a commercial invoice): UPS prints them beside the labels (Form).
@@ -128,7 +131,8 @@ export async function startFakeUps(options: FakeUpsOptions = {}) {
       case 'void': {
         const id = decodeURIComponent(url.pathname.split('/').pop() ?? '');
         const s = shipments.get(id);
-        if (!s) return { status: 400, body: { response: { errors: [{ code: '190101', message: 'No shipment found for the shipment identification number.' }] } } };
+        if (!s)
+          return { status: 400, body: { response: { errors: [{ code: '190101', message: 'No shipment found for the shipment identification number.' }] } } };
         if (s.voided) return { status: 400, body: upsFixture('error-void') };
         // `trackingnumber` (Shipping.yaml): the packages to void, one number or a bracketed list
         // of up to 20; absent, the whole shipment. A shipment is void once every package is.
@@ -141,7 +145,11 @@ export async function startFakeUps(options: FakeUpsOptions = {}) {
             return { status: 400, body: { response: { errors: [{ code: '190102', message: 'Invalid tracking number list.' }] } } };
           }
           const unknown = numbers.filter((n) => !s.trackingNumbers.includes(n));
-          if (unknown.length || numbers.length > 20) return { status: 400, body: { response: { errors: [{ code: '190103', message: `Tracking number ${unknown[0] ?? ''} does not belong to the shipment.` }] } } };
+          if (unknown.length || numbers.length > 20)
+            return {
+              status: 400,
+              body: { response: { errors: [{ code: '190103', message: `Tracking number ${unknown[0] ?? ''} does not belong to the shipment.` }] } },
+            };
         }
         for (const n of numbers) s.voidedPackages.add(n);
         s.voided = s.trackingNumbers.every((n) => s.voidedPackages.has(n));
@@ -226,7 +234,14 @@ export const FAKE_UPS_SETUP: FakeCarrierSetup<UpsSpecs, FakeUps> = {
  * (accessorial codes 120 delivery confirmation, 199 hazmat, 200 dry ice, 300 Saturday delivery);
  * a declared value is charged in ServiceOptionsCharges only, without an itemised line.
  */
-export const FAKE_UPS_OPTION_CHARGES = { signature: 715, adult_signature: 855, saturday_delivery: 1700, hazmat: 4150, dry_ice: 700, declared_value: 485 } as const;
+export const FAKE_UPS_OPTION_CHARGES = {
+  signature: 715,
+  adult_signature: 855,
+  saturday_delivery: 1700,
+  hazmat: 4150,
+  dry_ice: 700,
+  declared_value: 485,
+} as const;
 
 function priceOptions(charges: any, itemized: any, negotiated: any, shipment: any) {
   if (!charges) return;
@@ -241,13 +256,17 @@ function priceOptions(charges: any, itemized: any, negotiated: any, shipment: an
     if (o.DryIce) lines.push({ Code: '200', Description: 'Dry Ice', cents: FAKE_UPS_OPTION_CHARGES.dry_ice });
     if (o.DeclaredValue) unitemized += FAKE_UPS_OPTION_CHARGES.declared_value;
   }
-  if (shipment.ShipmentServiceOptions?.SaturdayDeliveryIndicator !== undefined) lines.push({ Code: '300', Description: 'Saturday Delivery', cents: FAKE_UPS_OPTION_CHARGES.saturday_delivery });
+  if (shipment.ShipmentServiceOptions?.SaturdayDeliveryIndicator !== undefined)
+    lines.push({ Code: '300', Description: 'Saturday Delivery', cents: FAKE_UPS_OPTION_CHARGES.saturday_delivery });
   const added = lines.reduce((s, l) => s + l.cents, 0) + unitemized;
   if (added === 0) return;
   const bump = (m: any) => {
     if (m?.MonetaryValue !== undefined) m.MonetaryValue = ((Math.round(Number(m.MonetaryValue) * 100) + added) / 100).toFixed(2);
   };
-  itemized.ItemizedCharges = [...[itemized.ItemizedCharges ?? []].flat(), ...lines.map((l) => ({ Code: l.Code, Description: l.Description, CurrencyCode: 'USD', MonetaryValue: (l.cents / 100).toFixed(2) }))];
+  itemized.ItemizedCharges = [
+    ...[itemized.ItemizedCharges ?? []].flat(),
+    ...lines.map((l) => ({ Code: l.Code, Description: l.Description, CurrencyCode: 'USD', MonetaryValue: (l.cents / 100).toFixed(2) })),
+  ];
   bump(charges.ServiceOptionsCharges);
   bump(charges.TotalCharges);
   bump(negotiated?.TotalCharge);

@@ -72,7 +72,9 @@ export type FakeUspsRequest = FakeRequest<FakeUspsOperation>;
 /** Label images the fake issues, per USPS imageType (tiny but real files). */
 export const FAKE_LABELS: Record<string, { bytes: Buffer; mime: string; ext: string }> = {
   PDF: {
-    bytes: Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj 2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj 3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 288 432]>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n'),
+    bytes: Buffer.from(
+      '%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj 2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj 3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 288 432]>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n',
+    ),
     mime: 'application/pdf',
     ext: 'pdf',
   },
@@ -136,7 +138,18 @@ export async function startFakeUsps(options: FakeUspsOptions = {}) {
       const flat = FAKE_USPS_FLAT_RATES[pkg.mailClass]?.[pkg.rateIndicator];
       if (flat === undefined) {
         labels.delete(tn);
-        return { status: 400, body: errorBody(400, 'Invalid rate indicator for the mail class.', [{ status: '400', code: 'LBL-RI', title: 'Invalid rate indicator', detail: `Rate indicator ${pkg.rateIndicator} is not available for ${pkg.mailClass}.`, source: { parameter: 'packageDescription.rateIndicator' } }]) };
+        return {
+          status: 400,
+          body: errorBody(400, 'Invalid rate indicator for the mail class.', [
+            {
+              status: '400',
+              code: 'LBL-RI',
+              title: 'Invalid rate indicator',
+              detail: `Rate indicator ${pkg.rateIndicator} is not available for ${pkg.mailClass}.`,
+              source: { parameter: 'packageDescription.rateIndicator' },
+            },
+          ]),
+        };
       }
       metadata.postage = flat / 100;
     }
@@ -173,7 +186,11 @@ export async function startFakeUsps(options: FakeUspsOptions = {}) {
       `--${boundary}--`,
       '',
     ].join('\r\n');
-    return { raw, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` }, body: { [metaName]: metadata, [imageName]: image.bytes.toString('base64') } };
+    return {
+      raw,
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+      body: { [metaName]: metadata, [imageName]: image.bytes.toString('base64') },
+    };
   }
 
   /**
@@ -188,7 +205,18 @@ export async function startFakeUsps(options: FakeUspsOptions = {}) {
       return l && !l.cancelled && !onForm.has(n);
     });
     if (eligible.length === 0) {
-      return { status: 400, body: errorBody(400, 'No eligible labels for the SCAN form.', [{ status: '400', code: 'SCF-001', title: 'No eligible labels', detail: 'None of the tracking numbers can be added to a SCAN form.', source: { parameter: 'shipment.trackingNumbers' } }]) };
+      return {
+        status: 400,
+        body: errorBody(400, 'No eligible labels for the SCAN form.', [
+          {
+            status: '400',
+            code: 'SCF-001',
+            title: 'No eligible labels',
+            detail: 'None of the tracking numbers can be added to a SCAN form.',
+            source: { parameter: 'shipment.trackingNumbers' },
+          },
+        ]),
+      };
     }
     for (const n of eligible) onForm.add(n);
     const manifestNumber = `9275090${String(++seq).padStart(19, '0')}`;
@@ -219,7 +247,11 @@ export async function startFakeUsps(options: FakeUspsOptions = {}) {
       `--${boundary}--`,
       '',
     ].join('\r\n');
-    return { raw, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` }, body: { SCANFormMetaData: metadata, SCANFormImage: FAKE_SCAN_FORM.toString('base64') } };
+    return {
+      raw,
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+      body: { SCANFormMetaData: metadata, SCANFormImage: FAKE_SCAN_FORM.toString('base64') },
+    };
   }
 
   function defaultReply(op: FakeUspsOperation, url: URL, body: any, headers: IncomingHttpHeaders): FakeReply {
@@ -250,8 +282,26 @@ export async function startFakeUsps(options: FakeUspsOptions = {}) {
       case 'cancel':
       case 'intl_cancel': {
         const l = labels.get(last);
-        if (!l) return { status: 400, body: errorBody(400, 'Label not found.', [{ status: '400', code: 'LBL-404', title: 'Label not found', detail: `No label with tracking number ${last}.`, source: { parameter: 'trackingNumber' } }]) };
-        if (l.cancelled) return { status: 400, body: errorBody(400, 'Label already canceled.', [{ status: '400', code: 'LBL-410', title: 'Already canceled', detail: `The label ${last} was already canceled.` }]) };
+        if (!l)
+          return {
+            status: 400,
+            body: errorBody(400, 'Label not found.', [
+              {
+                status: '400',
+                code: 'LBL-404',
+                title: 'Label not found',
+                detail: `No label with tracking number ${last}.`,
+                source: { parameter: 'trackingNumber' },
+              },
+            ]),
+          };
+        if (l.cancelled)
+          return {
+            status: 400,
+            body: errorBody(400, 'Label already canceled.', [
+              { status: '400', code: 'LBL-410', title: 'Already canceled', detail: `The label ${last} was already canceled.` },
+            ]),
+          };
         l.cancelled = true;
         return { body: { ...uspsFixture('cancel'), trackingNumber: last } };
       }
@@ -294,7 +344,14 @@ export async function startFakeUsps(options: FakeUspsOptions = {}) {
     reply({ name, url, headers, body, problems, queued }) {
       if (!name) return { status: 404, body: errorBody(404, 'Not found') };
       if (problems.length) {
-        return { status: 400, body: errorBody(400, 'Request failed validation', problems.slice(0, 5).map((p) => ({ status: '400', code: 'SCHEMA', title: 'Invalid request', detail: p }))) };
+        return {
+          status: 400,
+          body: errorBody(
+            400,
+            'Request failed validation',
+            problems.slice(0, 5).map((p) => ({ status: '400', code: 'SCHEMA', title: 'Invalid request', detail: p })),
+          ),
+        };
       }
       const parsed = readJson(body);
       // Authentication first, as USPS does.
@@ -303,7 +360,10 @@ export async function startFakeUsps(options: FakeUspsOptions = {}) {
       } else {
         const bearer = /^Bearer (.+)$/.exec(headers.authorization ?? '')?.[1];
         if (!bearer || !validTokens.has(bearer)) return { status: 401, body: uspsFixture('error-unauthorized') };
-        if (['label', 'intl_label', 'return_label', 'cancel', 'intl_cancel'].includes(name) && !paymentTokens.has(String(headers['x-payment-authorization-token'] ?? ''))) {
+        if (
+          ['label', 'intl_label', 'return_label', 'cancel', 'intl_cancel'].includes(name) &&
+          !paymentTokens.has(String(headers['x-payment-authorization-token'] ?? ''))
+        ) {
           return { status: 401, body: errorBody(401, 'The payment authorization token is missing or invalid.') };
         }
       }
@@ -344,7 +404,15 @@ export const FAKE_USPS_SETUP: FakeCarrierSetup<UspsSpecs, FakeUsps> = {
   startFake: (specs) => startFakeUsps({ specs }),
   account: {
     account_number: null,
-    credentials: { client_id: 'fake-client-id', client_secret: 'fake-client-secret', crid: '56982563', mid: '904128936', manifest_mid: '904128937', payment_account_number: '1000405525', payment_account_type: 'EPS' },
+    credentials: {
+      client_id: 'fake-client-id',
+      client_secret: 'fake-client-secret',
+      crid: '56982563',
+      mid: '904128936',
+      manifest_mid: '904128937',
+      payment_account_number: '1000405525',
+      payment_account_type: 'EPS',
+    },
   },
 };
 
@@ -398,7 +466,14 @@ export const FAKE_USPS_FLAT_RATES: Record<string, Record<string, number>> = {
   PRIORITY_MAIL_EXPRESS: { FE: 2895, FA: 2915, FP: 2965 },
 };
 const FLAT_RATE_INDICATORS = new Set(['FE', 'FA', 'FP', 'FS', 'FB', 'PL']);
-const FLAT_NAMES: Record<string, string> = { FE: 'Flat Rate Envelope', FA: 'Legal Flat Rate Envelope', FP: 'Padded Flat Rate Envelope', FS: 'Flat Rate Box Small', FB: 'Flat Rate Box Medium', PL: 'Flat Rate Box Large' };
+const FLAT_NAMES: Record<string, string> = {
+  FE: 'Flat Rate Envelope',
+  FA: 'Legal Flat Rate Envelope',
+  FP: 'Padded Flat Rate Envelope',
+  FS: 'Flat Rate Box Small',
+  FB: 'Flat Rate Box Medium',
+  PL: 'Flat Rate Box Large',
+};
 
 /** Every flat-rate option of the mail classes asked for, as total-rates answers them (the fixture's medium box replaced). */
 function withFlatRates(reply: any, query: any): any {
@@ -413,7 +488,18 @@ function withFlatRates(reply: any, query: any): any {
       reply.rateOptions.push({
         ...template,
         totalBasePrice: cents / 100,
-        rates: [{ ...template.rates[0], mailClass, rateIndicator: indicator, processingCategory: envelope ? 'FLATS' : 'MACHINABLE', price: cents / 100, description: `${product} ${FLAT_NAMES[indicator]}`, productName: `${product} Flat Rate`, productDefinition: envelope ? 'Flat Rate Envelope' : 'Flat Rate Box' }],
+        rates: [
+          {
+            ...template.rates[0],
+            mailClass,
+            rateIndicator: indicator,
+            processingCategory: envelope ? 'FLATS' : 'MACHINABLE',
+            price: cents / 100,
+            description: `${product} ${FLAT_NAMES[indicator]}`,
+            productName: `${product} Flat Rate`,
+            productDefinition: envelope ? 'Flat Rate Envelope' : 'Flat Rate Box',
+          },
+        ],
       });
     }
   }

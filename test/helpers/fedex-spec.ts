@@ -36,7 +36,10 @@ function fullSchemaRef(doc: Doc, schema: Doc): string | null {
   let ref: string | null = null;
   for (let hops = 0; s?.$ref && hops < 5; hops++) {
     ref = s.$ref as string;
-    s = ref.replace(/^#\//, '').split('/').reduce((o: Doc, k) => o?.[k], doc);
+    s = ref
+      .replace(/^#\//, '')
+      .split('/')
+      .reduce((o: Doc, k) => o?.[k], doc);
   }
   if (Array.isArray(s?.oneOf) && s.oneOf[0]?.$ref) return s.oneOf[0].$ref as string;
   return ref;

@@ -23,7 +23,18 @@ export interface Operation {
   auth: AuthKind;
 }
 export interface OpenApiDoc {
-  paths: Record<string, Record<string, { operationId: string; security?: Array<Record<string, unknown>>; parameters?: Parameter[]; requestBody?: { content?: Record<string, { schema?: JsonSchema }> } }>>;
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        operationId: string;
+        security?: Array<Record<string, unknown>>;
+        parameters?: Parameter[];
+        requestBody?: { content?: Record<string, { schema?: JsonSchema }> };
+      }
+    >
+  >;
   components?: { schemas?: Record<string, JsonSchema> };
 }
 
@@ -171,7 +182,11 @@ export function validArbitrary(schema: JsonSchema, doc: OpenApiDoc, depth = 0, o
       const max = (s.maximum as number | undefined) ?? (s.exclusiveMaximum as number | undefined) ?? Math.max(min, 0) + 10_000;
       return fc
         .double({ min, max, noNaN: true, noDefaultInfinity: true })
-        .filter((n) => (s.exclusiveMinimum === undefined || n > (s.exclusiveMinimum as number)) && (s.exclusiveMaximum === undefined || n < (s.exclusiveMaximum as number)));
+        .filter(
+          (n) =>
+            (s.exclusiveMinimum === undefined || n > (s.exclusiveMinimum as number)) &&
+            (s.exclusiveMaximum === undefined || n < (s.exclusiveMaximum as number)),
+        );
     }
     case 'string': {
       // A date format names the values better than a pattern beside it (random digits are mostly no date).
@@ -181,16 +196,25 @@ export function validArbitrary(schema: JsonSchema, doc: OpenApiDoc, depth = 0, o
       }
       if (typeof s.pattern === 'string') {
         const maxLength = (s.maxLength as number | undefined) ?? 1000;
-        return fc.stringMatching(new RegExp(s.pattern as string)).filter((v) => v.length <= maxLength && v.length >= ((s.minLength as number | undefined) ?? 0));
+        return fc
+          .stringMatching(new RegExp(s.pattern as string))
+          .filter((v) => v.length <= maxLength && v.length >= ((s.minLength as number | undefined) ?? 0));
       }
       if (typeof s.format === 'string' && FORMAT_SAMPLES[s.format]) return FORMAT_SAMPLES[s.format];
-      return fc.string({ minLength: (s.minLength as number | undefined) ?? 0, maxLength: Math.min((s.maxLength as number | undefined) ?? 40, 40), unit: 'grapheme' });
+      return fc.string({
+        minLength: (s.minLength as number | undefined) ?? 0,
+        maxLength: Math.min((s.maxLength as number | undefined) ?? 40, 40),
+        unit: 'grapheme',
+      });
     }
     case 'array': {
       if (depth > 6) return fc.constant([]);
       const items = (s.items as JsonSchema | undefined) ?? {};
       const minLength = (s.minItems as number | undefined) ?? 0;
-      return fc.array(validArbitrary(items, doc, depth + 1, options), { minLength, maxLength: Math.max(minLength, Math.min((s.maxItems as number | undefined) ?? 3, 3)) });
+      return fc.array(validArbitrary(items, doc, depth + 1, options), {
+        minLength,
+        maxLength: Math.max(minLength, Math.min((s.maxItems as number | undefined) ?? 3, 3)),
+      });
     }
     case 'object':
     default: {
@@ -201,10 +225,9 @@ export function validArbitrary(schema: JsonSchema, doc: OpenApiDoc, depth = 0, o
       }
       if (depth > 6) return fc.constant({});
       const required = (s.required ?? []) as string[];
-      return fc.record(
-        Object.fromEntries(Object.entries(props).map(([k, v]) => [k, validArbitrary(v, doc, depth + 1, options)])),
-        { requiredKeys: required.filter((k) => k in props) },
-      );
+      return fc.record(Object.fromEntries(Object.entries(props).map(([k, v]) => [k, validArbitrary(v, doc, depth + 1, options)])), {
+        requiredKeys: required.filter((k) => k in props),
+      });
     }
   }
 }
@@ -322,7 +345,12 @@ export function dateFieldPaths(schema: JsonSchema, doc: OpenApiDoc, path: Array<
 }
 
 /** Every text field of a body schema: its path and its (resolved) schema, through $ref, unions and arrays. */
-export function stringFields(schema: JsonSchema, doc: OpenApiDoc, path: Array<string | number> = [], depth = 0): Array<{ path: Array<string | number>; schema: JsonSchema }> {
+export function stringFields(
+  schema: JsonSchema,
+  doc: OpenApiDoc,
+  path: Array<string | number> = [],
+  depth = 0,
+): Array<{ path: Array<string | number>; schema: JsonSchema }> {
   if (depth > 8) return [];
   const s = resolve(schema, doc);
   const types = Array.isArray(s.type) ? (s.type as string[]) : s.type ? [s.type as string] : [];

@@ -23,7 +23,9 @@ let tables: string[] | undefined;
 export async function businessRowCounts(app: FastifyInstance): Promise<Record<string, number>> {
   const db = app.deps.db;
   tables ??= (
-    await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by 1`.execute(db)
+    await sql<{
+      name: string;
+    }>`select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by 1`.execute(db)
   ).rows
     .map((r) => r.name)
     .filter((n) => !NOT_BUSINESS.has(n));

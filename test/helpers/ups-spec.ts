@@ -62,7 +62,8 @@ export function loadUpsSpecs(): UpsSpecs | null {
     skip: (template, op) => template.includes('deprecatedVersion') || /^deprecated/i.test(op.operationId ?? ''),
     checkParameter(op, p, value) {
       // `version` lists one valid value, the schema's default.
-      if (p.in === 'path' && p.name === 'version' && p.schema?.default && value !== p.schema.default) return [`path version must be ${p.schema.default}, got ${value}`];
+      if (p.in === 'path' && p.name === 'version' && p.schema?.default && value !== p.schema.default)
+        return [`path version must be ${p.schema.default}, got ${value}`];
       // Contradiction: maxLength 10, but the listed values include Shoptimeintransit.
       if (op.operationId === 'Rate' && p.name === 'requestoption') {
         return ['Rate', 'Shop', 'Ratetimeintransit', 'Shoptimeintransit'].includes(value) ? [] : [`requestoption ${value} is not a listed value`];

@@ -29,8 +29,7 @@ import { parse as parseYaml } from 'yaml';
  *   omits the optional field rather than bending the document).
  */
 
-export const USPS_SPEC_DIR =
-  process.env.USPS_SPECS_DIR ?? resolve(dirname(fileURLToPath(import.meta.url)), '../../../shared/carrier-specs/usps');
+export const USPS_SPEC_DIR = process.env.USPS_SPECS_DIR ?? resolve(dirname(fileURLToPath(import.meta.url)), '../../../shared/carrier-specs/usps');
 const FILES = ['domestic-prices', 'domestic-labels', 'international-labels', 'payments', 'tracking', 'addresses', 'carrier-pickup', 'scan-forms'] as const;
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 
@@ -64,7 +63,12 @@ export interface UspsSpecs {
   docs: Record<string, Doc>;
   op(file: string, operationId: string): UspsOperation;
   match(method: string, path: string): UspsOperation | null;
-  checkRequest(method: string, url: URL, headers: Record<string, string | string[] | undefined>, body: string): { op: UspsOperation | null; problems: string[] };
+  checkRequest(
+    method: string,
+    url: URL,
+    headers: Record<string, string | string[] | undefined>,
+    body: string,
+  ): { op: UspsOperation | null; problems: string[] };
   /** `body` is the parsed JSON answer, or for a multipart answer an object of its parts. */
   checkResponse(op: UspsOperation, status: number, body: unknown, contentType?: string): string[];
 }
@@ -83,7 +87,15 @@ const TOKEN_REQUEST_SCHEMA = {
 };
 
 function resolveIn(doc: Doc, node: any): any {
-  return node && typeof node.$ref === 'string' && node.$ref.startsWith('#/') ? resolveIn(doc, node.$ref.slice(2).split('/').reduce((o: any, k: string) => o?.[k], doc)) : node;
+  return node && typeof node.$ref === 'string' && node.$ref.startsWith('#/')
+    ? resolveIn(
+        doc,
+        node.$ref
+          .slice(2)
+          .split('/')
+          .reduce((o: any, k: string) => o?.[k], doc),
+      )
+    : node;
 }
 
 /** Properties an allOf member declares, through `$ref`s and nested `allOf`s. */
@@ -118,7 +130,7 @@ function repairContradictions(doc: Doc, node: unknown, seen = new Set<unknown>()
   }
   if (Array.isArray(o.oneOf)) {
     const branches = o.oneOf.map((b: unknown) => resolveIn(doc, b));
-    if (branches.length > 1 && branches.every((b: Doc) => b?.type === 'object' && !(b.required?.length))) {
+    if (branches.length > 1 && branches.every((b: Doc) => b?.type === 'object' && !b.required?.length)) {
       o.anyOf = o.oneOf;
       delete o.oneOf;
     }
@@ -149,7 +161,10 @@ function draft7Bounds(node: unknown): void {
 
 function deref(doc: Doc, node: any): any {
   if (node && typeof node.$ref === 'string' && node.$ref.startsWith('#/')) {
-    return node.$ref.slice(2).split('/').reduce((o: any, k: string) => o?.[k], doc);
+    return node.$ref
+      .slice(2)
+      .split('/')
+      .reduce((o: any, k: string) => o?.[k], doc);
   }
   return node;
 }
@@ -251,7 +266,12 @@ export function loadUspsSpecs(): UspsSpecs | null {
     return v;
   };
   const errorsOf = (v: ValidateFunction) =>
-    (v.errors ?? []).slice(0, 10).map((e) => `${e.instancePath || '/'} ${e.message}${e.params && 'allowedValues' in e.params ? ` ${JSON.stringify(e.params.allowedValues)}` : ''}${e.params && 'additionalProperty' in e.params ? ` (${String(e.params.additionalProperty)})` : ''}`);
+    (v.errors ?? [])
+      .slice(0, 10)
+      .map(
+        (e) =>
+          `${e.instancePath || '/'} ${e.message}${e.params && 'allowedValues' in e.params ? ` ${JSON.stringify(e.params.allowedValues)}` : ''}${e.params && 'additionalProperty' in e.params ? ` (${String(e.params.additionalProperty)})` : ''}`,
+      );
   const match = (method: string, path: string) => ops.find((o) => o.method === method && o.regex.test(path)) ?? null;
 
   /** A parameter arrives as text: numbers and booleans are read as such before validation. */

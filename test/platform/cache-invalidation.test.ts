@@ -27,7 +27,7 @@ describe('cached credentials', () => {
   it.runIf(inject('testDb').engine === 'postgres')('invalidates across processes on PostgreSQL', async () => {
     const a = await buildTestApp();
     const t = await createTenant(a);
-    const url = (a.deps.database.connectionString)!;
+    const url = a.deps.database.connectionString!;
     const db2 = await openDatabase({ databaseUrl: url, poolMax: 2 });
     let b: FastifyInstance | undefined;
     try {

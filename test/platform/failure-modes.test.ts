@@ -15,7 +15,10 @@ describe('when the database is gone', () => {
     await database.close();
     try {
       // Probes at once and one after the other: a failed ping is not remembered as the answer.
-      const probes = [...(await Promise.all([1, 2, 3].map(() => app.inject({ method: 'GET', url: '/health' })))), await app.inject({ method: 'GET', url: '/health' })];
+      const probes = [
+        ...(await Promise.all([1, 2, 3].map(() => app.inject({ method: 'GET', url: '/health' })))),
+        await app.inject({ method: 'GET', url: '/health' }),
+      ];
       for (const health of probes) {
         expect(health.statusCode).toBe(503);
         expect(health.json().status).toBe('unavailable');
@@ -23,7 +26,12 @@ describe('when the database is gone', () => {
       const res = await app.inject({ method: 'POST', url: '/v1/api-keys', headers: t.headers, payload: { name: 'x' } });
       expect(res.statusCode).toBe(503);
       expect(res.headers['retry-after']).toMatch(/^\d+$/);
-      expect(res.json()).toEqual({ code: 'service_unavailable', message: 'The database is unreachable; retry shortly.', details: [], request_id: res.headers['x-request-id'] });
+      expect(res.json()).toEqual({
+        code: 'service_unavailable',
+        message: 'The database is unreachable; retry shortly.',
+        details: [],
+        request_id: res.headers['x-request-id'],
+      });
     } finally {
       await app.close().catch(() => {});
     }
@@ -35,12 +43,22 @@ describe('super-admin from the environment', () => {
     const database = await openTestDatabase();
     try {
       const email = 'root@example.com';
-      const a = await buildApp({ config: testConfig({ superAdminEmail: email, superAdminPassword: 'first-password' }), database, migrate: false, perIpPerMinute: 100_000 });
+      const a = await buildApp({
+        config: testConfig({ superAdminEmail: email, superAdminPassword: 'first-password' }),
+        database,
+        migrate: false,
+        perIpPerMinute: 100_000,
+      });
       const first = await a.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password: 'first-password' } });
       expect(first.statusCode).toBe(200);
       expect(first.json().account.role).toBe('super_admin');
       await a.close();
-      const b = await buildApp({ config: testConfig({ superAdminEmail: email, superAdminPassword: 'second-password' }), database, migrate: false, perIpPerMinute: 100_000 });
+      const b = await buildApp({
+        config: testConfig({ superAdminEmail: email, superAdminPassword: 'second-password' }),
+        database,
+        migrate: false,
+        perIpPerMinute: 100_000,
+      });
       expect((await b.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password: 'first-password' } })).statusCode).toBe(401);
       expect((await b.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password: 'second-password' } })).statusCode).toBe(200);
       await b.close();
@@ -124,9 +142,7 @@ describe('idempotency under concurrency', () => {
     const app = await buildTestApp();
     const t = await createTenant(app);
     const headers = { ...t.headers, 'idempotency-key': 'burst-1' };
-    const results = await Promise.all(
-      Array.from({ length: 5 }, () => app.inject({ method: 'POST', url: '/v1/api-keys', headers, payload: { name: 'once' } })),
-    );
+    const results = await Promise.all(Array.from({ length: 5 }, () => app.inject({ method: 'POST', url: '/v1/api-keys', headers, payload: { name: 'once' } })));
     for (const r of results) expect([201, 409]).toContain(r.statusCode);
     const keys = (await app.inject({ method: 'GET', url: '/v1/api-keys?limit=100', headers: t.headers })).json().data;
     expect(keys.filter((k: { name: string }) => k.name === 'once')).toHaveLength(1);

@@ -28,7 +28,12 @@ function expectCommonError(res: { statusCode: number; headers: Record<string, un
 describe('a NUL character in any text input', () => {
   it('in a JSON body field: 400 validation_failed naming the field, nothing written', async () => {
     const before = (await app.inject({ method: 'GET', url: '/v1/orders?limit=100', headers: t.headers })).json().data.length;
-    const res = await app.inject({ method: 'POST', url: '/v1/orders', headers: t.headers, payload: { ship_to: address, line_items: [{ sku: 'A', quantity: 1 }], notes: 'a\u0000b' } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/v1/orders',
+      headers: t.headers,
+      payload: { ship_to: address, line_items: [{ sku: 'A', quantity: 1 }], notes: 'a\u0000b' },
+    });
     expectCommonError(res, 400, 'validation_failed');
     expect(res.json().details).toEqual([{ field: 'notes', message: expect.stringContaining('NUL') }]);
     const after = (await app.inject({ method: 'GET', url: '/v1/orders?limit=100', headers: t.headers })).json().data.length;
@@ -40,14 +45,25 @@ describe('a NUL character in any text input', () => {
       method: 'POST',
       url: '/v1/orders',
       headers: t.headers,
-      payload: { ship_to: { ...address, street2: 'Apt\u00001' }, line_items: [{ sku: 'A', quantity: 1 }, { sku: '\u0000', quantity: 1 }] },
+      payload: {
+        ship_to: { ...address, street2: 'Apt\u00001' },
+        line_items: [
+          { sku: 'A', quantity: 1 },
+          { sku: '\u0000', quantity: 1 },
+        ],
+      },
     });
     expectCommonError(res, 400, 'validation_failed');
     expect(res.json().details.map((d: { field: string }) => d.field)).toEqual(['ship_to.street2', 'line_items[1].sku']);
   });
 
   it('in an address line to validate, in the login email, in a free-form config key', async () => {
-    const validate = await app.inject({ method: 'POST', url: '/v1/addresses/validate', headers: t.headers, payload: { ...address, street1: '1 Main\u0000 St' } });
+    const validate = await app.inject({
+      method: 'POST',
+      url: '/v1/addresses/validate',
+      headers: t.headers,
+      payload: { ...address, street1: '1 Main\u0000 St' },
+    });
     expectCommonError(validate, 400, 'validation_failed');
     expect(validate.json().details[0].field).toBe('street1');
 
@@ -55,7 +71,12 @@ describe('a NUL character in any text input', () => {
     expectCommonError(login, 400, 'validation_failed');
     expect(login.json().details[0].field).toBe('email');
 
-    const integration = await app.inject({ method: 'POST', url: '/api/admin/integrations', headers: t.adminHeaders, payload: { name: 'x', platform: 'custom', config: { 'shop\u0000': 1 } } });
+    const integration = await app.inject({
+      method: 'POST',
+      url: '/api/admin/integrations',
+      headers: t.adminHeaders,
+      payload: { name: 'x', platform: 'custom', config: { 'shop\u0000': 1 } },
+    });
     expectCommonError(integration, 400, 'validation_failed');
     expect(integration.json().details[0].field).toBe('config');
   });

@@ -70,7 +70,10 @@ describe('error conventions', () => {
       method: 'POST',
       url: '/v1/orders',
       headers: t.headers,
-      payload: { ship_to: { street1: '1 Main St', city: 'Austin', state: 'TX', postal_code: '78701', country: 'US' }, line_items: [{ sku: 'A', quantity: '2' }] },
+      payload: {
+        ship_to: { street1: '1 Main St', city: 'Austin', state: 'TX', postal_code: '78701', country: 'US' },
+        line_items: [{ sku: 'A', quantity: '2' }],
+      },
     });
     expect(order.statusCode).toBe(400);
     expect(order.json().details.map((d: { field: string }) => d.field)).toContain('line_items[0].quantity');
@@ -222,7 +225,12 @@ describe('idempotency', () => {
   });
 
   it('rejects an over-long key', async () => {
-    const res = await app.inject({ method: 'POST', url: '/v1/api-keys', headers: { ...t.headers, 'idempotency-key': 'x'.repeat(256) }, payload: { name: 'a' } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/v1/api-keys',
+      headers: { ...t.headers, 'idempotency-key': 'x'.repeat(256) },
+      payload: { name: 'a' },
+    });
     expect(res.statusCode).toBe(400);
   });
 });

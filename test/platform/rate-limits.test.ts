@@ -75,7 +75,11 @@ describe('plan defaults from settings', () => {
     };
     const enforced = async (t: Tenant) => Number((await spend(app, t, 1))[0].headers['ratelimit-limit']);
 
-    for (const [tier, value] of [['starter', 41], ['professional', 417]] as const) await setBurst(tier, value);
+    for (const [tier, value] of [
+      ['starter', 41],
+      ['professional', 417],
+    ] as const)
+      await setBurst(tier, value);
     expect(await reported(starter)).toEqual({ list: 41, detail: 41 });
     expect(await enforced(starter)).toBe(41);
     expect(await reported(pro)).toEqual({ list: 417, detail: 417 });
@@ -194,7 +198,8 @@ describe('per-address limits', () => {
     app = await buildTestApp({ counters: frozenCounters().counters });
   });
 
-  const login = (ip: string, email: string, password: string) => app.inject({ method: 'POST', url: '/api/auth/login', remoteAddress: ip, payload: { email, password } });
+  const login = (ip: string, email: string, password: string) =>
+    app.inject({ method: 'POST', url: '/api/auth/login', remoteAddress: ip, payload: { email, password } });
 
   it('throttles failed logins per account, whichever addresses they come from', async () => {
     const t = await createTenant(app);
@@ -249,7 +254,12 @@ describe('per-IP budgets of /api/auth and /api/public', () => {
       expect(pub.passed).toBe(60);
       expect(pub.refusal?.json()).toMatchObject({ code: 'rate_limited', request_id: pub.refusal?.headers['x-request-id'] });
       expect(Number(pub.refusal?.headers['retry-after'])).toBeGreaterThanOrEqual(1);
-      const forged = await app.inject({ method: 'GET', url: '/api/public/track/1Z999AA10123456784', remoteAddress: '203.0.113.10', headers: { 'x-forwarded-for': '10.9.8.7' } });
+      const forged = await app.inject({
+        method: 'GET',
+        url: '/api/public/track/1Z999AA10123456784',
+        remoteAddress: '203.0.113.10',
+        headers: { 'x-forwarded-for': '10.9.8.7' },
+      });
       expect(forged.statusCode).toBe(429);
       expect((await app.inject({ method: 'GET', url: '/api/public/track/1Z999AA10123456784', remoteAddress: '203.0.113.11' })).statusCode).toBe(404);
 
@@ -285,7 +295,12 @@ describe('per-IP budgets of /api/auth and /api/public', () => {
       expect(first.passed).toBe(60);
       expect(first.refusal).toBeDefined();
       // Same proxy, another client: its own bucket.
-      const other = await app.inject({ method: 'GET', url: '/api/public/track/1Z999AA10123456784', remoteAddress: proxy, headers: { 'x-forwarded-for': '198.51.100.78' } });
+      const other = await app.inject({
+        method: 'GET',
+        url: '/api/public/track/1Z999AA10123456784',
+        remoteAddress: proxy,
+        headers: { 'x-forwarded-for': '198.51.100.78' },
+      });
       expect(other.statusCode).toBe(404);
     });
   });

@@ -34,7 +34,12 @@ describe('during shutdown', () => {
     await closing;
     const [head, body] = text.split('\r\n\r\n');
     expect(head).toMatch(/^HTTP\/1\.1 503/);
-    const headers = Object.fromEntries(head.split('\r\n').slice(1).map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+    const headers = Object.fromEntries(
+      head
+        .split('\r\n')
+        .slice(1)
+        .map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
+    );
     expect(JSON.parse(body)).toMatchObject({ code: 'service_unavailable', message: expect.any(String), request_id: headers['x-request-id'] });
     expect(headers['retry-after']).toBe('1');
     expect(headers.connection).toBe('close');

@@ -14,7 +14,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 const files: Record<string, string> = {
-  'tsconfig.json': JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', strict: true }, include: ['src/**/*.ts', 'migrations/**/*.ts'] }),
+  'tsconfig.json': JSON.stringify({
+    compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', strict: true },
+    include: ['src/**/*.ts', 'migrations/**/*.ts'],
+  }),
   // Allowed: a module's own files, another module through its index, a test reaching inside.
   'src/modules/alpha/index.ts': `export { alphaService } from './alpha.service.js';\n`,
   'src/modules/alpha/alpha.service.ts': `export const alphaService = () => 1;\n`,
@@ -59,11 +62,15 @@ describe('the import-boundary check', () => {
     }
     await symlink(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
     const cruise = (outputType: string) =>
-      spawnSync(join(ROOT, 'node_modules/.bin/depcruise'), ['src', 'migrations', '--config', join(ROOT, '.dependency-cruiser.cjs'), '--output-type', outputType], {
-        cwd: dir,
-        encoding: 'utf8',
-        maxBuffer: 64 * 1024 * 1024,
-      });
+      spawnSync(
+        join(ROOT, 'node_modules/.bin/depcruise'),
+        ['src', 'migrations', '--config', join(ROOT, '.dependency-cruiser.cjs'), '--output-type', outputType],
+        {
+          cwd: dir,
+          encoding: 'utf8',
+          maxBuffer: 64 * 1024 * 1024,
+        },
+      );
     // As `npm run lint:deps` reports (its exit status), and in full (JSON) to see what it found.
     status = cruise('err').status;
     violations = (JSON.parse(cruise('json').stdout) as { summary: { violations: Violation[] } }).summary.violations;

@@ -4,7 +4,17 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, superAdminHeaders } from '../helpers/app.js';
 import { makePrincipal, resourceFactories, type Principal } from '../helpers/credentials.js';
-import { collectionOf, errorShapeProblem, fillPath, loadOperations, pathParams, validArbitrary, type AuthKind, type OpenApiDoc, type Operation } from '../helpers/openapi.js';
+import {
+  collectionOf,
+  errorShapeProblem,
+  fillPath,
+  loadOperations,
+  pathParams,
+  validArbitrary,
+  type AuthKind,
+  type OpenApiDoc,
+  type Operation,
+} from '../helpers/openapi.js';
 import { businessRowCounts, changedTables } from '../helpers/rows.js';
 import { requiredRole } from '../../src/route-roles.js';
 import { roleAtLeast, WORKSPACE_ROLES, type WorkspaceRole } from '../../src/modules/identity/roles.js';
@@ -96,7 +106,9 @@ describe('every operation in /openapi.json', () => {
     expect(guarded.length).toBeGreaterThan(20);
     // Open routes are open on purpose: system, public, register/login.
     for (const o of operations.filter((o) => o.auth === 'none')) {
-      expect(o.path, `${o.method} ${o.path} has no security`).toMatch(/^\/($|api$|health$|metrics$|api\/public\/|api\/auth\/(login|register|session|invitations\/\{code\}\/accept|password-reset|password-reset\/\{code\})$|api\/integrations\/oauth\/shopify\/callback$)/);
+      expect(o.path, `${o.method} ${o.path} has no security`).toMatch(
+        /^\/($|api$|health$|metrics$|api\/public\/|api\/auth\/(login|register|session|invitations\/\{code\}\/accept|password-reset|password-reset\/\{code\})$|api\/integrations\/oauth\/shopify\/callback$)/,
+      );
     }
   });
 
@@ -107,7 +119,8 @@ describe('every operation in /openapi.json', () => {
       const res = await call(op, headers);
       const shape = errorShapeProblem(res);
       const code = op.auth === 'signature' ? 'invalid_signature' : 'unauthorized';
-      if (res.statusCode !== 401 || res.json().code !== code || shape) problems.push(`${op.method} ${op.path}: ${res.statusCode} ${shape ?? res.body.slice(0, 100)}`);
+      if (res.statusCode !== 401 || res.json().code !== code || shape)
+        problems.push(`${op.method} ${op.path}: ${res.statusCode} ${shape ?? res.body.slice(0, 100)}`);
     }
     expect(problems).toEqual([]);
   });
@@ -124,7 +137,9 @@ describe('every operation in /openapi.json', () => {
         checked++;
         const shape = errorShapeProblem(res);
         if (res.statusCode !== wrong.status || res.json().code !== wrong.code || shape) {
-          problems.push(`${op.method} ${op.path} with ${wrong.label}: ${res.statusCode} ${shape ?? res.body.slice(0, 100)} (want ${wrong.status} ${wrong.code})`);
+          problems.push(
+            `${op.method} ${op.path} with ${wrong.label}: ${res.statusCode} ${shape ?? res.body.slice(0, 100)} (want ${wrong.status} ${wrong.code})`,
+          );
         }
       }
     }
@@ -142,7 +157,9 @@ describe('every operation in /openapi.json', () => {
   });
 
   const templated = () =>
-    operations.filter((o) => ['apiKey', 'admin', 'ingestKey'].includes(o.auth) && pathParams(o.path).length === 1 && resourceFactories[collectionOf(o.path) ?? '']);
+    operations.filter(
+      (o) => ['apiKey', 'admin', 'ingestKey'].includes(o.auth) && pathParams(o.path).length === 1 && resourceFactories[collectionOf(o.path) ?? ''],
+    );
 
   it("another workspace's ids are 404 (never 403, never data) and nothing changes", async () => {
     const ops = templated();
@@ -155,7 +172,13 @@ describe('every operation in /openapi.json', () => {
       const before = await businessRowCounts(app);
       const res = await call(op, headers, { [pathParams(op.path)[0]]: id });
       const changed = changedTables(before, await businessRowCounts(app));
-      if (res.statusCode !== 404 || res.json().code !== 'not_found' || errorShapeProblem(res) || res.body.includes(owner.tenant.workspaceId) || changed.length) {
+      if (
+        res.statusCode !== 404 ||
+        res.json().code !== 'not_found' ||
+        errorShapeProblem(res) ||
+        res.body.includes(owner.tenant.workspaceId) ||
+        changed.length
+      ) {
         problems.push(`${op.method} ${op.path}: ${res.statusCode} ${res.body.slice(0, 100)} changed=${changed.join(',')}`);
       }
     }
@@ -167,14 +190,19 @@ describe('every operation in /openapi.json', () => {
     expect(ops.length).toBeGreaterThan(5);
     const problems: string[] = [];
     for (const op of ops) {
-      for (const [made, asEnv] of [['live', 'test'], ['test', 'live']] as const) {
+      for (const [made, asEnv] of [
+        ['live', 'test'],
+        ['test', 'live'],
+      ] as const) {
         const id = await resourceFactories[collectionOf(op.path)!].create(app, owner, made);
         const headers = await owner.headers(op.auth, asEnv);
         const before = await businessRowCounts(app);
         const res = await call(op, headers, { [pathParams(op.path)[0]]: id });
         const changed = changedTables(before, await businessRowCounts(app));
         if (res.statusCode !== 404 || errorShapeProblem(res) || changed.length) {
-          problems.push(`${op.method} ${op.path} (${made} resource, ${asEnv} credential): ${res.statusCode} ${res.body.slice(0, 100)} changed=${changed.join(',')}`);
+          problems.push(
+            `${op.method} ${op.path} (${made} resource, ${asEnv} credential): ${res.statusCode} ${res.body.slice(0, 100)} changed=${changed.join(',')}`,
+          );
         }
       }
     }
@@ -213,12 +241,19 @@ describe('every role × every operation of /v1 and /api/admin', () => {
         const roleRefusal = res.statusCode === 403 && body.details?.some((d) => d.field === 'role');
         if (!roleAtLeast(role, required)) {
           refused++;
-          if (res.statusCode !== 403 || body.code !== 'forbidden' || errorShapeProblem(res) || body.details?.[0]?.field !== 'role' || body.details?.[0]?.required_role !== required) {
+          if (
+            res.statusCode !== 403 ||
+            body.code !== 'forbidden' ||
+            errorShapeProblem(res) ||
+            body.details?.[0]?.field !== 'role' ||
+            body.details?.[0]?.required_role !== required
+          ) {
             problems.push(`${op.method} ${op.path} as ${role}: ${res.statusCode} ${res.body.slice(0, 120)} (want 403 naming ${required})`);
           }
         } else {
           allowed++;
-          if (roleRefusal || res.statusCode === 401) problems.push(`${op.method} ${op.path} as ${role}: ${res.statusCode} ${res.body.slice(0, 120)} (${required} is enough)`);
+          if (roleRefusal || res.statusCode === 401)
+            problems.push(`${op.method} ${op.path} as ${role}: ${res.statusCode} ${res.body.slice(0, 120)} (${required} is enough)`);
         }
       }
     }

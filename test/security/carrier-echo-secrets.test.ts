@@ -23,7 +23,16 @@ const FEDEX_SECRET = 'fedex secret/0d6f+2b85&k=v';
 const DHL_KEY = 'fake-api-key';
 const DHL_SECRET = 'dhl-api-secret/a47c+13e9';
 
-const shipFrom = { name: 'Warehouse', company: 'Acme', street1: '350 5th Ave', city: 'New York', state: 'NY', postal_code: '10118', country: 'US', phone: '2125550100' };
+const shipFrom = {
+  name: 'Warehouse',
+  company: 'Acme',
+  street1: '350 5th Ave',
+  city: 'New York',
+  state: 'NY',
+  postal_code: '10118',
+  country: 'US',
+  phone: '2125550100',
+};
 const shipTo = { name: 'Ada Lovelace', street1: '1 Market St', city: 'San Francisco', state: 'CA', postal_code: '94105', country: 'US', phone: '4155550100' };
 const parcel = { weight_oz: 24, length_in: 10, width_in: 8, height_in: 4 };
 /** What the echo proxy appends: proof that a quoted request reached the place looked at. */
@@ -59,13 +68,17 @@ function formsOf(secret: string, user: string): string[] {
 
 /** The secrets' forms plus every bearer token the carrier issued and we sent back through the proxy. */
 function forbidden(): string[] {
-  const tokens = [...upsProxy.seen.authorization, ...dhlProxy.seen.authorization, ...fedexProxy.seen.authorization].flatMap((a) => (a.startsWith('Bearer ') ? [a.slice(7)] : []));
+  const tokens = [...upsProxy.seen.authorization, ...dhlProxy.seen.authorization, ...fedexProxy.seen.authorization].flatMap((a) =>
+    a.startsWith('Bearer ') ? [a.slice(7)] : [],
+  );
   expect(tokens.length).toBeGreaterThan(0);
   return [...new Set([...formsOf(UPS_SECRET, UPS_ID), ...formsOf(DHL_SECRET, DHL_KEY), ...formsOf(FEDEX_SECRET, FEDEX_KEY), ...tokens])];
 }
 
 function leaksIn(where: string, text: string): string[] {
-  return forbidden().flatMap((f) => (text.includes(f) ? [`${where} holds ${f.slice(0, 8)}…: ${text.slice(Math.max(0, text.indexOf(f) - 60), text.indexOf(f) + 20)}`] : []));
+  return forbidden().flatMap((f) =>
+    text.includes(f) ? [`${where} holds ${f.slice(0, 8)}…: ${text.slice(Math.max(0, text.indexOf(f) - 60), text.indexOf(f) + 20)}`] : [],
+  );
 }
 
 beforeAll(async () => {
@@ -81,7 +94,10 @@ beforeAll(async () => {
   dhlProxy = await startEchoProxy(dhl.url);
   fedex = await startFakeFedex({ apiKey: FEDEX_KEY, secretKey: FEDEX_SECRET });
   fedexProxy = await startEchoProxy(fedex.url);
-  app = await buildTestApp({ config: { logLevel: 'trace', carrierAllowBaseUrlOverride: true, encryptionKey: randomBytes(32).toString('base64') }, logStream: stream });
+  app = await buildTestApp({
+    config: { logLevel: 'trace', carrierAllowBaseUrlOverride: true, encryptionKey: randomBytes(32).toString('base64') },
+    logStream: stream,
+  });
   t = await createTenant(app);
   const create = async (payload: Record<string, unknown>) => {
     const res = await app.inject({ method: 'POST', url: '/v1/carrier-accounts', headers: t.headers, payload: { driver: 'api', ...payload } });
@@ -89,9 +105,24 @@ beforeAll(async () => {
     expect(res.json().health.status).toBe('ok');
     return res.json().id as string;
   };
-  upsAccount = await create({ carrier: 'ups', account_number: 'A1B2C3', base_url: upsProxy.url, credentials: { client_id: UPS_ID, client_secret: UPS_SECRET } });
-  dhlAccount = await create({ carrier: 'dhl_express', account_number: '123456789', base_url: dhlProxy.url, credentials: { api_key: DHL_KEY, api_secret: DHL_SECRET } });
-  fedexAccount = await create({ carrier: 'fedex', account_number: '740561073', base_url: fedexProxy.url, credentials: { api_key: FEDEX_KEY, secret_key: FEDEX_SECRET } });
+  upsAccount = await create({
+    carrier: 'ups',
+    account_number: 'A1B2C3',
+    base_url: upsProxy.url,
+    credentials: { client_id: UPS_ID, client_secret: UPS_SECRET },
+  });
+  dhlAccount = await create({
+    carrier: 'dhl_express',
+    account_number: '123456789',
+    base_url: dhlProxy.url,
+    credentials: { api_key: DHL_KEY, api_secret: DHL_SECRET },
+  });
+  fedexAccount = await create({
+    carrier: 'fedex',
+    account_number: '740561073',
+    base_url: fedexProxy.url,
+    credentials: { api_key: FEDEX_KEY, secret_key: FEDEX_SECRET },
+  });
   upsProxy.echo = true;
   fedexProxy.echo = true;
   dhlProxy.echo = true;
@@ -102,10 +133,15 @@ afterAll(async () => {
 });
 
 describe('a carrier that quotes our requests back', () => {
-  it('leaks no secret or token into a rate query\'s messages', async () => {
+  it("leaks no secret or token into a rate query's messages", async () => {
     ups.queue('rates', { status: 400, body: upsFixture('error-invalid-postal') });
     dhl.queue('rates', { status: 400, body: dhlFixture('error-invalid-postal') });
-    const domestic = await app.inject({ method: 'POST', url: '/v1/rates/query', headers: t.headers, payload: { ship_from: shipFrom, ship_to: shipTo, parcel, carrier_accounts: [upsAccount] } });
+    const domestic = await app.inject({
+      method: 'POST',
+      url: '/v1/rates/query',
+      headers: t.headers,
+      payload: { ship_from: shipFrom, ship_to: shipTo, parcel, carrier_accounts: [upsAccount] },
+    });
     const abroad = await app.inject({
       method: 'POST',
       url: '/v1/rates/query',
@@ -119,16 +155,27 @@ describe('a carrier that quotes our requests back', () => {
     expect([...leaksIn('UPS rate messages', domestic.body), ...leaksIn('DHL rate messages', abroad.body)]).toEqual([]);
   });
 
-  it('leaks no secret or token into a purchase\'s 422 details', async () => {
+  it("leaks no secret or token into a purchase's 422 details", async () => {
     const order = await app.inject({
       method: 'POST',
       url: '/v1/orders',
       headers: t.headers,
-      payload: { customer: { name: 'Ada Lovelace', email: 'ada@example.com' }, ship_to: shipTo, ship_from: shipFrom, line_items: [{ sku: 'MUG-1', name: 'Mug', quantity: 1, weight_oz: 24 }], parcel },
+      payload: {
+        customer: { name: 'Ada Lovelace', email: 'ada@example.com' },
+        ship_to: shipTo,
+        ship_from: shipFrom,
+        line_items: [{ sku: 'MUG-1', name: 'Mug', quantity: 1, weight_oz: 24 }],
+        parcel,
+      },
     });
     expect(order.statusCode, order.body).toBe(201);
     ups.queue('ship', { status: 400, body: { response: { errors: [{ code: '120802', message: 'Ship To postal code is invalid.' }] } } });
-    const res = await app.inject({ method: 'POST', url: '/v1/shipments', headers: t.headers, payload: { order_id: order.json().id, service_code: 'ups_ground', carrier_account_id: upsAccount } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/v1/shipments',
+      headers: t.headers,
+      payload: { order_id: order.json().id, service_code: 'ups_ground', carrier_account_id: upsAccount },
+    });
     expect(res.statusCode, res.body).toBe(422);
     expect(res.json().code).toBe('carrier_rejected');
     expect(JSON.stringify(res.json().details)).toContain(ECHO);

@@ -32,14 +32,25 @@ type Case = { auth: AuthKind; method: 'GET' | 'POST' | 'PUT'; url: string; field
 const integration = 'integrations';
 const cases: Case[] = [
   ...['/v1/orders', '/api/admin/orders', '/v1/shipments', '/api/admin/shipments'].flatMap((url) =>
-    ['created_after', 'created_before'].map((field) => ({ auth: (url.startsWith('/v1') ? 'apiKey' : 'admin') as AuthKind, method: 'GET' as const, url, field })),
+    ['created_after', 'created_before'].map((field) => ({
+      auth: (url.startsWith('/v1') ? 'apiKey' : 'admin') as AuthKind,
+      method: 'GET' as const,
+      url,
+      field,
+    })),
   ),
   { auth: 'apiKey', method: 'GET', url: '/v1/tracking/events', field: 'since' },
   { auth: 'superAdmin', method: 'GET', url: '/api/super-admin/audit-log', field: 'from' },
   { auth: 'superAdmin', method: 'GET', url: '/api/super-admin/audit-log', field: 'to' },
   { auth: 'superAdmin', method: 'GET', url: '/api/super-admin/analytics', field: 'from' },
   { auth: 'superAdmin', method: 'GET', url: '/api/super-admin/analytics', field: 'to' },
-  { auth: 'admin', method: 'POST', url: '/api/admin/integrations', field: 'token_expires_at', body: (v) => ({ name: 'store', platform: 'custom', token_expires_at: v }) },
+  {
+    auth: 'admin',
+    method: 'POST',
+    url: '/api/admin/integrations',
+    field: 'token_expires_at',
+    body: (v) => ({ name: 'store', platform: 'custom', token_expires_at: v }),
+  },
   { auth: 'admin', method: 'PUT', url: `/api/admin/integrations/{${integration}}`, field: 'token_expires_at', body: (v) => ({ token_expires_at: v }) },
   { auth: 'apiKey', method: 'POST', url: '/v1/api-keys', field: 'expires_at', body: (v) => ({ name: 'k', expires_at: v }) },
   { auth: 'admin', method: 'POST', url: '/api/admin/api-keys', field: 'expires_at', body: (v) => ({ name: 'k', environment: 'test', expires_at: v }) },
@@ -64,7 +75,12 @@ const cases: Case[] = [
     method: 'POST' as const,
     url,
     field: 'ship_date',
-    body: (v: string) => ({ ship_from: { postal_code: '10118', country: 'US' }, ship_to: { postal_code: '94105', country: 'US' }, parcel: { weight_oz: 16 }, ship_date: v }),
+    body: (v: string) => ({
+      ship_from: { postal_code: '10118', country: 'US' },
+      ship_to: { postal_code: '94105', country: 'US' },
+      parcel: { weight_oz: 16 },
+      ship_date: v,
+    }),
   })),
 ];
 
@@ -90,7 +106,8 @@ describe('dates and times out of range, or impossible', () => {
           : await app.inject({ method: c.method, url: `${path}?${c.field}=${encodeURIComponent(value)}`, headers });
         const body = res.json() as { code?: string; details?: Array<{ field: string }> };
         const named = (body.details ?? []).some((d) => d.field === c.field);
-        if (res.statusCode !== 400 || body.code !== 'validation_failed' || !named) problems.push(`${c.method} ${c.url} ${c.field}=${value}: ${res.statusCode} ${res.body.slice(0, 160)}`);
+        if (res.statusCode !== 400 || body.code !== 'validation_failed' || !named)
+          problems.push(`${c.method} ${c.url} ${c.field}=${value}: ${res.statusCode} ${res.body.slice(0, 160)}`);
       }
     }
     expect(problems).toEqual([]);
@@ -110,10 +127,20 @@ describe('dates and times out of range, or impossible', () => {
         expect(res.statusCode, `${url}?${q}: ${res.body}`).toBe(200);
       }
     }
-    const far = await app.inject({ method: 'POST', url: '/api/admin/integrations', headers: await me.headers('admin'), payload: { name: 'far', platform: 'custom', token_expires_at: '9999-12-31T23:59:59Z' } });
+    const far = await app.inject({
+      method: 'POST',
+      url: '/api/admin/integrations',
+      headers: await me.headers('admin'),
+      payload: { name: 'far', platform: 'custom', token_expires_at: '9999-12-31T23:59:59Z' },
+    });
     expect(far.statusCode, far.body).toBe(201);
     expect(far.json().token_expires_at).toBe('9999-12-31T23:59:59.000Z');
-    const key = await app.inject({ method: 'POST', url: '/v1/api-keys', headers: await me.headers('apiKey'), payload: { name: 'long', expires_at: '9999-12-31T23:59:59+14:00' } });
+    const key = await app.inject({
+      method: 'POST',
+      url: '/v1/api-keys',
+      headers: await me.headers('apiKey'),
+      payload: { name: 'long', expires_at: '9999-12-31T23:59:59+14:00' },
+    });
     expect(key.statusCode, key.body).toBe(201);
   });
 });

@@ -69,7 +69,17 @@ const junkIds = fc.oneof(
 );
 
 /** Raw bodies a JSON parser must survive: broken, empty, absurdly nested, not UTF-8. */
-const rawBodies = fc.constantFrom('{', '{"a":', '', 'nul', '\u0000', '{"a":1}{"b":2}', '['.repeat(50_000) + ']'.repeat(50_000), '{"__proto__":{"x":1}}', '\xff\xfe');
+const rawBodies = fc.constantFrom(
+  '{',
+  '{"a":',
+  '',
+  'nul',
+  '\u0000',
+  '{"a":1}{"b":2}',
+  '['.repeat(50_000) + ']'.repeat(50_000),
+  '{"__proto__":{"x":1}}',
+  '\xff\xfe',
+);
 
 function requestArbitrary(op: Operation) {
   const params = pathParams(op.path);
@@ -190,7 +200,14 @@ describe('every date and time field of every operation', () => {
       }
     }
     // The walk reaches the list filters and the body dates (a schema that lost its format would drop out).
-    expect(covered).toEqual(expect.arrayContaining(['GET /v1/orders created_after', 'GET /v1/tracking/events since', 'POST /v1/pickups window.start', 'POST /api/admin/integrations token_expires_at']));
+    expect(covered).toEqual(
+      expect.arrayContaining([
+        'GET /v1/orders created_after',
+        'GET /v1/tracking/events since',
+        'POST /v1/pickups window.start',
+        'POST /api/admin/integrations token_expires_at',
+      ]),
+    );
     expect(problems).toEqual([]);
   });
 });

@@ -58,7 +58,8 @@ function secretsIn(value: unknown, out: Set<string>): void {
   else if (value && typeof value === 'object') {
     for (const [k, v] of Object.entries(value)) {
       if (SECRET_FIELDS.has(k) && typeof v === 'string' && v.length >= 8) out.add(v);
-      else if (SECRET_FIELDS.has(k) && v && typeof v === 'object') for (const inner of Object.values(v)) if (typeof inner === 'string' && inner.length >= 8) out.add(inner);
+      else if (SECRET_FIELDS.has(k) && v && typeof v === 'object')
+        for (const inner of Object.values(v)) if (typeof inner === 'string' && inner.length >= 8) out.add(inner);
       secretsIn(v, out);
     }
   }
@@ -92,7 +93,9 @@ describe('logs during a full flow', () => {
     await send('POST', '/v1/orders', v1, orderBody());
     await send('POST', '/v1/orders', { ...v1, 'idempotency-key': 'log-test-1' }, { ...orderBody(), notes: 'x'.repeat(10) });
     await send('POST', '/v1/orders', v1, { bad: true }); // a validation failure is logged too
-    const integration = (await send('POST', '/api/admin/integrations', admin, { name: 'shop', platform: 'custom', credentials: { access_token: 'shpat_supersecretvalue123' } })).json();
+    const integration = (
+      await send('POST', '/api/admin/integrations', admin, { name: 'shop', platform: 'custom', credentials: { access_token: 'shpat_supersecretvalue123' } })
+    ).json();
     secrets.add('shpat_supersecretvalue123');
     await send('POST', '/api/integrations/orders', { authorization: `Bearer ${integration.ingest_key}` }, { ...orderBody(), external_id: 'ext-1' });
     await send('POST', '/api/integrations/orders', { authorization: `Bearer ${integration.ingest_key}` }, { nope: 1 });
@@ -140,28 +143,83 @@ describe('carrier accounts: credentials and carrier tokens', () => {
     // Created on /v1 (UPS with a wrong client id first, then patched to the right credentials) and on the admin surface.
     for (const carrier of ['ups', 'usps', 'fedex', 'dhl_express'] as const) {
       const viaAdmin = carrier === 'fedex' || carrier === 'dhl_express';
-      const payload = { carrier, driver: 'api', account_number: carrier === 'ups' ? 'A1B2C3' : '740561073', base_url: fakes[carrier].url, credentials: credentials[carrier] };
+      const payload = {
+        carrier,
+        driver: 'api',
+        account_number: carrier === 'ups' ? 'A1B2C3' : '740561073',
+        base_url: fakes[carrier].url,
+        credentials: credentials[carrier],
+      };
       const res = await send('POST', viaAdmin ? '/api/admin/carrier-accounts' : '/v1/carrier-accounts', viaAdmin ? t.adminHeaders : t.headers, payload);
       expect(res.statusCode, res.body).toBe(201);
       accounts[carrier] = res.json().id;
     }
-    expect((await send('PATCH', `/v1/carrier-accounts/${accounts.ups}`, t.headers, { credentials: { ...credentials.ups, client_id: 'fake-client-id' }, is_default: true })).statusCode).toBe(200);
-    expect((await send('PATCH', `/api/admin/carrier-accounts/${accounts.fedex}`, t.adminHeaders, { credentials: credentials.fedex, description: 'FedEx' })).statusCode).toBe(200);
+    expect(
+      (
+        await send('PATCH', `/v1/carrier-accounts/${accounts.ups}`, t.headers, {
+          credentials: { ...credentials.ups, client_id: 'fake-client-id' },
+          is_default: true,
+        })
+      ).statusCode,
+    ).toBe(200);
+    expect(
+      (await send('PATCH', `/api/admin/carrier-accounts/${accounts.fedex}`, t.adminHeaders, { credentials: credentials.fedex, description: 'FedEx' }))
+        .statusCode,
+    ).toBe(200);
     // A refused create and a refused patch echo nothing they were sent.
-    expect((await send('POST', '/v1/carrier-accounts', t.headers, { carrier: 'ups', driver: 'api', credentials: { client_secret: CARRIER_SECRETS.ups, extra: CARRIER_SECRETS.ups } })).statusCode).toBe(400);
-    expect((await send('PATCH', `/v1/carrier-accounts/${accounts.usps}`, t.headers, { credentials: { ...credentials.usps, payment_account_type: 'PERMIT' } })).statusCode).toBe(400);
+    expect(
+      (
+        await send('POST', '/v1/carrier-accounts', t.headers, {
+          carrier: 'ups',
+          driver: 'api',
+          credentials: { client_secret: CARRIER_SECRETS.ups, extra: CARRIER_SECRETS.ups },
+        })
+      ).statusCode,
+    ).toBe(400);
+    expect(
+      (await send('PATCH', `/v1/carrier-accounts/${accounts.usps}`, t.headers, { credentials: { ...credentials.usps, payment_account_type: 'PERMIT' } }))
+        .statusCode,
+    ).toBe(400);
     for (const id of Object.values(accounts)) {
       expect((await send('POST', `/v1/carrier-accounts/${id}/test`, t.headers)).json().health.status).toBe('ok');
       await send('POST', `/api/admin/carrier-accounts/${id}/test`, t.adminHeaders);
     }
 
     // The purchase path with an api account (UPS and USPS, the latter with its payment authorization), a void, an address check.
-    const shipFrom = { name: 'Warehouse', company: 'Acme', street1: '350 5th Ave', city: 'New York', state: 'NY', postal_code: '10118', country: 'US', phone: '2125550100' };
-    const shipTo = { name: 'Ada Lovelace', street1: '1 Market St', city: 'San Francisco', state: 'CA', postal_code: '94105', country: 'US', phone: '4155550100' };
-    await send('POST', '/v1/rates/query', t.headers, { ship_from: shipFrom, ship_to: shipTo, parcel: { weight_oz: 24, length_in: 10, width_in: 8, height_in: 4 } });
-    for (const [carrier, service] of [['ups', 'ups_ground'], ['usps', 'usps_ground_advantage']] as const) {
+    const shipFrom = {
+      name: 'Warehouse',
+      company: 'Acme',
+      street1: '350 5th Ave',
+      city: 'New York',
+      state: 'NY',
+      postal_code: '10118',
+      country: 'US',
+      phone: '2125550100',
+    };
+    const shipTo = {
+      name: 'Ada Lovelace',
+      street1: '1 Market St',
+      city: 'San Francisco',
+      state: 'CA',
+      postal_code: '94105',
+      country: 'US',
+      phone: '4155550100',
+    };
+    await send('POST', '/v1/rates/query', t.headers, {
+      ship_from: shipFrom,
+      ship_to: shipTo,
+      parcel: { weight_oz: 24, length_in: 10, width_in: 8, height_in: 4 },
+    });
+    for (const [carrier, service] of [
+      ['ups', 'ups_ground'],
+      ['usps', 'usps_ground_advantage'],
+    ] as const) {
       const order = await send('POST', '/v1/orders', t.headers, { ...orderBody(), ship_to: shipTo, ship_from: shipFrom });
-      const bought = await send('POST', '/v1/shipments', t.headers, { order_id: order.json().id, service_code: service, carrier_account_id: accounts[carrier] });
+      const bought = await send('POST', '/v1/shipments', t.headers, {
+        order_id: order.json().id,
+        service_code: service,
+        carrier_account_id: accounts[carrier],
+      });
       expect(bought.statusCode, bought.body).toBe(201);
       expect((await send('POST', `/v1/shipments/${bought.json().id}/void`, t.headers)).statusCode).toBe(200);
     }
@@ -210,7 +268,12 @@ describe('carrier accounts: credentials and carrier tokens', () => {
 describe('store connections: credentials, tokens and OAuth codes', () => {
   it('appear in no log line and no response body (connect both ways, activate, webhooks, sync, write-back)', { timeout: 180_000 }, async () => {
     const t = await createTenant(app);
-    await app.inject({ method: 'PATCH', url: '/api/admin/workspace', headers: t.adminHeaders, payload: { origin_address: { name: 'W', street1: '350 5th Ave', city: 'New York', state: 'NY', postal_code: '10118', country: 'US' } } });
+    await app.inject({
+      method: 'PATCH',
+      url: '/api/admin/workspace',
+      headers: t.adminHeaders,
+      payload: { origin_address: { name: 'W', street1: '350 5th Ave', city: 'New York', state: 'NY', postal_code: '10118', country: 'US' } },
+    });
     const bodies: string[] = [];
     const send = async (method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown, headers = t.adminHeaders) => {
       const res = await app.inject({ method, url, headers, payload: payload as never });
@@ -218,7 +281,13 @@ describe('store connections: credentials, tokens and OAuth codes', () => {
       return res;
     };
     const base = { platform: 'shopify', store_ref: 'secret-shop.myshopify.com', base_url: shopify.url };
-    const created = (await send('POST', '/api/admin/integrations', { ...base, name: 'custom app', credentials: { access_token: shopify.accessToken, client_secret: shopify.clientSecret } })).json();
+    const created = (
+      await send('POST', '/api/admin/integrations', {
+        ...base,
+        name: 'custom app',
+        credentials: { access_token: shopify.accessToken, client_secret: shopify.clientSecret },
+      })
+    ).json();
     await app.services.channelSync.activate({ workspace_id: t.workspaceId, environment: 'test', integration_id: created.id });
     const runs = await app.deps.db.selectFrom('channel_sync_runs').select('id').where('integration_id', '=', created.id).execute();
     for (const { id } of runs) await app.services.channelSync.run({ workspace_id: t.workspaceId, environment: 'test', run_id: id });
@@ -228,7 +297,12 @@ describe('store connections: credentials, tokens and OAuth codes', () => {
     await shopify.sendWebhook(`${target}/api/integrations/${created.id}/webhooks`, 'orders/create', shopify.restOrder(order), { secret: 'wrong-secret-value' });
     const deliveries = await app.deps.db.selectFrom('channel_deliveries').select('id').where('integration_id', '=', created.id).execute();
     for (const { id } of deliveries) await app.services.channelDeliveries.apply({ workspace_id: t.workspaceId, environment: 'test', delivery_id: id });
-    const imported = await app.deps.db.selectFrom('orders').select('id').where('source', '=', created.id).where('external_id', '=', String(order.id)).executeTakeFirstOrThrow();
+    const imported = await app.deps.db
+      .selectFrom('orders')
+      .select('id')
+      .where('source', '=', created.id)
+      .where('external_id', '=', String(order.id))
+      .executeTakeFirstOrThrow();
     const label = (await send('POST', '/v1/shipments', { order_id: imported.id, service_code: 'usps_ground_advantage' }, t.headers)).json();
     const [wb] = await app.deps.db.selectFrom('write_backs').select('id').where('shipment_id', '=', label.id).execute();
     await app.services.channelWriteBacks.attempt({ workspace_id: t.workspaceId, environment: 'test', write_back_id: wb.id });
@@ -236,17 +310,32 @@ describe('store connections: credentials, tokens and OAuth codes', () => {
     await send('GET', `/api/admin/integrations/${created.id}`);
 
     shopify.setExpiringTokens(true, 60);
-    const pending = (await send('POST', '/api/admin/integrations', { ...base, name: 'oauth', credentials: { client_id: shopify.clientId, client_secret: shopify.clientSecret } })).json();
+    const pending = (
+      await send('POST', '/api/admin/integrations', {
+        ...base,
+        name: 'oauth',
+        credentials: { client_id: shopify.clientId, client_secret: shopify.clientSecret },
+      })
+    ).json();
     const state = new URL(pending.connection.authorize_url).searchParams.get('state')!;
     const code = shopify.issueCode();
     const query: Record<string, string> = { code, shop: 'secret-shop.myshopify.com', state, timestamp: '1700000000' };
     const { createHmac } = await import('node:crypto');
-    query.hmac = createHmac('sha256', shopify.clientSecret).update(Object.keys(query).sort().map((k) => `${k}=${query[k]}`).join('&')).digest('hex');
+    query.hmac = createHmac('sha256', shopify.clientSecret)
+      .update(
+        Object.keys(query)
+          .sort()
+          .map((k) => `${k}=${query[k]}`)
+          .join('&'),
+      )
+      .digest('hex');
     const callback = await app.inject({ method: 'GET', url: `/api/integrations/oauth/shopify/callback?${new URLSearchParams(query)}` });
     expect(callback.statusCode).toBe(302);
     await send('POST', `/api/admin/integrations/${pending.id}/test`); // refreshes the 60 s token first
     shopify.setExpiringTokens(false);
-    const issued = shopify.requests.flatMap((r) => (r.fields.includes('oauth') ? [] : [String(r.headers['x-shopify-access-token'] ?? '')])).filter((v) => v.length > 8);
+    const issued = shopify.requests
+      .flatMap((r) => (r.fields.includes('oauth') ? [] : [String(r.headers['x-shopify-access-token'] ?? '')]))
+      .filter((v) => v.length > 8);
     const secrets = [...new Set([shopify.clientSecret, shopify.accessToken, code, state, ...issued])];
     expect(issued.length).toBeGreaterThan(2);
     const leaks = secrets.flatMap((secret) => [

@@ -4,7 +4,18 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, superAdminHeaders } from '../helpers/app.js';
 import { makePrincipal, orderBody, resourceFactories, type Principal } from '../helpers/credentials.js';
-import { collectionOf, dateFieldPaths, detailField, fillPath, loadOperations, pathParams, setPath, validArbitrary, type OpenApiDoc, type Operation } from '../helpers/openapi.js';
+import {
+  collectionOf,
+  dateFieldPaths,
+  detailField,
+  fillPath,
+  loadOperations,
+  pathParams,
+  setPath,
+  validArbitrary,
+  type OpenApiDoc,
+  type Operation,
+} from '../helpers/openapi.js';
 
 // OWASP API3 (mass assignment): fields the server owns are refused in every request body that
 // does not declare them, and nothing a client sends changes them; re-reads prove it.
@@ -71,7 +82,8 @@ describe('read-only fields in request bodies', () => {
       if (sent.length) {
         const fields = res.statusCode === 400 ? (res.json().details ?? []).map((d: { field: string }) => d.field) : [];
         const unnamed = sent.filter((f) => !fields.includes(f));
-        if (res.statusCode !== 400 || unnamed.length) problems.push(`${op.method} ${op.path}: ${res.statusCode}, dates out of range not refused: ${unnamed.join(',')}`);
+        if (res.statusCode !== 400 || unnamed.length)
+          problems.push(`${op.method} ${op.path}: ${res.statusCode}, dates out of range not refused: ${unnamed.join(',')}`);
       }
       if (op.body!.additionalProperties === false) {
         const fields = res.statusCode === 400 ? (res.json().details ?? []).map((d: { field: string }) => d.field) : [];
@@ -79,7 +91,8 @@ describe('read-only fields in request bodies', () => {
         if (res.statusCode !== 400 || missing.length) problems.push(`${op.method} ${op.path}: ${res.statusCode}, not refused: ${missing.join(',')}`);
       } else if (res.statusCode < 300) {
         for (const [k, v] of Object.entries(injected)) {
-          if (JSON.stringify(res.json()).includes(JSON.stringify(v).slice(1, -1)) && typeof v === 'string') problems.push(`${op.method} ${op.path}: echoed ${k}`);
+          if (JSON.stringify(res.json()).includes(JSON.stringify(v).slice(1, -1)) && typeof v === 'string')
+            problems.push(`${op.method} ${op.path}: echoed ${k}`);
         }
       }
     }
@@ -87,7 +100,12 @@ describe('read-only fields in request bodies', () => {
   });
 
   it('an order cannot be created or edited into another status, id or workspace (re-read)', async () => {
-    const created = await app.inject({ method: 'POST', url: '/v1/orders', headers: me.tenant.headers, payload: { ...orderBody(), status: 'shipped', id: READ_ONLY.id } });
+    const created = await app.inject({
+      method: 'POST',
+      url: '/v1/orders',
+      headers: me.tenant.headers,
+      payload: { ...orderBody(), status: 'shipped', id: READ_ONLY.id },
+    });
     expect(created.statusCode).toBe(400);
     const list = await app.inject({ method: 'GET', url: `/v1/orders?limit=100`, headers: me.tenant.headers });
     expect(list.json().data.some((o: { id: string }) => o.id === READ_ONLY.id)).toBe(false);
@@ -95,22 +113,41 @@ describe('read-only fields in request bodies', () => {
 
     const id = ids.orders;
     const before = (await app.inject({ method: 'GET', url: `/v1/orders/${id}`, headers: me.tenant.headers })).json();
-    const patch = await app.inject({ method: 'PATCH', url: `/api/admin/orders/${id}`, headers: me.tenant.adminHeaders, payload: { status: 'delivered', workspace_id: READ_ONLY.workspace_id, created_at: READ_ONLY.created_at } });
+    const patch = await app.inject({
+      method: 'PATCH',
+      url: `/api/admin/orders/${id}`,
+      headers: me.tenant.adminHeaders,
+      payload: { status: 'delivered', workspace_id: READ_ONLY.workspace_id, created_at: READ_ONLY.created_at },
+    });
     expect(patch.statusCode).toBe(400);
     const after = (await app.inject({ method: 'GET', url: `/v1/orders/${id}`, headers: me.tenant.headers })).json();
     expect(after).toEqual(before);
   });
 
   it('a workspace cannot change its own plan or burst, and an account not its role (re-read)', async () => {
-    const res = await app.inject({ method: 'PATCH', url: '/api/admin/workspace', headers: me.tenant.adminHeaders, payload: { plan: 'enterprise', burst_per_minute: 10_000_000, mtls_required: false } });
+    const res = await app.inject({
+      method: 'PATCH',
+      url: '/api/admin/workspace',
+      headers: me.tenant.adminHeaders,
+      payload: { plan: 'enterprise', burst_per_minute: 10_000_000, mtls_required: false },
+    });
     expect(res.statusCode).toBe(400);
     const ws = (await app.inject({ method: 'GET', url: '/api/admin/workspace', headers: me.tenant.adminHeaders })).json();
     expect(ws).toMatchObject({ plan: 'enterprise', burst_per_minute: 1_000_000 }); // as createTenant set them
 
     const email = `mass-${Date.now()}@example.com`;
-    const reg = await app.inject({ method: 'POST', url: '/api/auth/register', payload: { email, password: 'long enough pw', name: 'M', workspace_name: 'M', role: 'super_admin', status: 'active', plan: 'enterprise' } });
+    const reg = await app.inject({
+      method: 'POST',
+      url: '/api/auth/register',
+      payload: { email, password: 'long enough pw', name: 'M', workspace_name: 'M', role: 'super_admin', status: 'active', plan: 'enterprise' },
+    });
     expect(reg.statusCode).toBe(400);
-    expect(reg.json().details.map((d: { field: string }) => d.field).sort()).toEqual(['plan', 'role', 'status']);
+    expect(
+      reg
+        .json()
+        .details.map((d: { field: string }) => d.field)
+        .sort(),
+    ).toEqual(['plan', 'role', 'status']);
     const login = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password: 'long enough pw' } });
     expect(login.statusCode).toBe(401); // no account was made
   });
@@ -138,9 +175,16 @@ describe('carrier accounts', () => {
   };
 
   it('create refuses every server-owned field, naming each, on /v1 and the admin surface; nothing is made', async () => {
-    const listIds = async () => (await app.inject({ method: 'GET', url: '/v1/carrier-accounts?limit=100', headers: me.tenant.headers })).json().data.map((a: { id: string }) => a.id).sort();
+    const listIds = async () =>
+      (await app.inject({ method: 'GET', url: '/v1/carrier-accounts?limit=100', headers: me.tenant.headers }))
+        .json()
+        .data.map((a: { id: string }) => a.id)
+        .sort();
     const before = await listIds();
-    for (const [url, headers] of [['/v1/carrier-accounts', me.tenant.headers], ['/api/admin/carrier-accounts', me.tenant.adminHeaders]] as const) {
+    for (const [url, headers] of [
+      ['/v1/carrier-accounts', me.tenant.headers],
+      ['/api/admin/carrier-accounts', me.tenant.adminHeaders],
+    ] as const) {
       const res = await app.inject({ method: 'POST', url, headers, payload: { carrier: 'ups', driver: 'simulated', ...SERVER_OWNED } });
       expect(refusedFields(res)).toEqual(Object.keys(SERVER_OWNED).sort());
     }
@@ -149,13 +193,21 @@ describe('carrier accounts', () => {
   });
 
   it('patch refuses them too, and what cannot change after create (carrier, driver, base_url, account_number); a re-read is unchanged', async () => {
-    const created = await app.inject({ method: 'POST', url: '/v1/carrier-accounts', headers: me.tenant.headers, payload: { carrier: 'ups', driver: 'simulated', description: 'mass' } });
+    const created = await app.inject({
+      method: 'POST',
+      url: '/v1/carrier-accounts',
+      headers: me.tenant.headers,
+      payload: { carrier: 'ups', driver: 'simulated', description: 'mass' },
+    });
     expect(created.statusCode, created.body).toBe(201);
     const id = created.json().id as string;
     const read = async () => (await app.inject({ method: 'GET', url: `/v1/carrier-accounts/${id}`, headers: me.tenant.headers })).json();
     const before = await read();
     const immutable = { carrier: 'fedex', driver: 'api', base_url: 'https://127.0.0.1:9', account_number: 'X1' };
-    for (const [url, headers] of [[`/v1/carrier-accounts/${id}`, me.tenant.headers], [`/api/admin/carrier-accounts/${id}`, me.tenant.adminHeaders]] as const) {
+    for (const [url, headers] of [
+      [`/v1/carrier-accounts/${id}`, me.tenant.headers],
+      [`/api/admin/carrier-accounts/${id}`, me.tenant.adminHeaders],
+    ] as const) {
       const res = await app.inject({ method: 'PATCH', url, headers, payload: { description: 'changed', ...SERVER_OWNED, ...immutable } });
       expect(refusedFields(res)).toEqual([...Object.keys(SERVER_OWNED), ...Object.keys(immutable)].sort());
     }
@@ -164,7 +216,7 @@ describe('carrier accounts', () => {
     expect((await app.inject({ method: 'GET', url: `/v1/carrier-accounts/${id}`, headers: me.tenant.liveHeaders })).statusCode).toBe(404);
   });
 
-  it('credentials take only the fields of the carrier\'s credentials_schema: a smuggled key is refused by name', async () => {
+  it("credentials take only the fields of the carrier's credentials_schema: a smuggled key is refused by name", async () => {
     const res = await app.inject({
       method: 'POST',
       url: '/v1/carrier-accounts',

@@ -24,20 +24,46 @@ describe('credentials draft', () => {
   it('starts blank, with the schema’s defaults and the account’s known values, never a secret', () => {
     expect(emptyDraft(upsCredentialsSchema as unknown as JsonSchema)).toEqual({ client_id: '', client_secret: '' });
     // Editing: the masked answer's non-secret values come back, the secret's mask does not.
-    expect(emptyDraft(upsCredentialsSchema as unknown as JsonSchema, { client_id: 'abc', client_secret: '••••9f3a' })).toEqual({ client_id: 'abc', client_secret: '' });
-    expect(emptyDraft(RICH, { extra: { a: 1 } })).toEqual({ api_key: '', region: 'us', tier: '', timeout_s: '', rate: '', verbose: true, extra: '{"a":1}', meter_number: '' });
+    expect(emptyDraft(upsCredentialsSchema as unknown as JsonSchema, { client_id: 'abc', client_secret: '••••9f3a' })).toEqual({
+      client_id: 'abc',
+      client_secret: '',
+    });
+    expect(emptyDraft(RICH, { extra: { a: 1 } })).toEqual({
+      api_key: '',
+      region: 'us',
+      tier: '',
+      timeout_s: '',
+      rate: '',
+      verbose: true,
+      extra: '{"a":1}',
+      meter_number: '',
+    });
     expect(emptyDraft(null)).toEqual({});
   });
 
   it('sends typed values in their JSON types and leaves blanks out, so the service says what is required', () => {
     expect(credentialsFromDraft(upsCredentialsSchema as unknown as JsonSchema, { client_id: 'abc', client_secret: '' })).toEqual({ client_id: 'abc' });
     expect(
-      credentialsFromDraft(RICH, { api_key: 's3cret', region: 'eu', tier: '2', timeout_s: '30', rate: '1.5', verbose: false, extra: '{"a":[1]}', meter_number: '007' }),
+      credentialsFromDraft(RICH, {
+        api_key: 's3cret',
+        region: 'eu',
+        tier: '2',
+        timeout_s: '30',
+        rate: '1.5',
+        verbose: false,
+        extra: '{"a":[1]}',
+        meter_number: '007',
+      }),
     ).toEqual({ api_key: 's3cret', region: 'eu', tier: 2, timeout_s: 30, rate: 1.5, verbose: false, extra: { a: [1] }, meter_number: '007' });
   });
 
   it('sends what is not of the schema’s type as typed, for the service to name the field', () => {
-    expect(credentialsFromDraft(RICH, { timeout_s: 'soon', rate: ' ', extra: '{oops', verbose: true })).toEqual({ timeout_s: 'soon', rate: ' ', extra: '{oops', verbose: true });
+    expect(credentialsFromDraft(RICH, { timeout_s: 'soon', rate: ' ', extra: '{oops', verbose: true })).toEqual({
+      timeout_s: 'soon',
+      rate: ' ',
+      extra: '{oops',
+      verbose: true,
+    });
   });
 
   it('labels fields by title, else by name; names the fields whose errors it shows', () => {

@@ -7,7 +7,8 @@ const read = (url: string) => readQueue(new URL(url, 'http://x').searchParams);
 describe('the order queue URL', () => {
   it('round-trips filters, sort and page, defaults left out', () => {
     expect(queueUrl(read('/dashboard/orders'))).toBe('/dashboard/orders');
-    const url = '/dashboard/orders?status=processing&q=ada&from=2026-03-01&to=2026-03-31&carrier=ups&service=ups_ground&country=US&source=api&archived=all&sort=order_number&cursor=c2&back=c1';
+    const url =
+      '/dashboard/orders?status=processing&q=ada&from=2026-03-01&to=2026-03-31&carrier=ups&service=ups_ground&country=US&source=api&archived=all&sort=order_number&cursor=c2&back=c1';
     const state = read(url);
     expect(state).toMatchObject({ status: 'processing', carrier: 'ups', sort: 'order_number', cursor: 'c2', back: ['c1'] });
     expect(read(queueUrl(state))).toEqual(state);

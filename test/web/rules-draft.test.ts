@@ -46,8 +46,19 @@ describe('rules draft', () => {
   it('a new rule: the offered priority, every condition "any", cheapest; preferred services only with preferred', () => {
     const draft = draftOf(null, 30);
     expect(bodyOf({ ...draft, name: ' New ' })).toEqual({ name: 'New', priority: 30, enabled: true, when: {}, then: { choose: 'cheapest' } });
-    const typed = { ...draft, name: 'x', countries: ' ca,, mx  us ', residential: 'yes' as const, weightMax: '16', preferred: 'ups_ground', valueMin: '12.345' };
-    expect(bodyOf(typed)).toMatchObject({ when: { destination_countries: ['ca', 'mx', 'us'], residential: true, weight_oz: { max: 16 }, order_value: { min: { amount: 1235, currency: 'USD' } } }, then: { choose: 'cheapest' } });
+    const typed = {
+      ...draft,
+      name: 'x',
+      countries: ' ca,, mx  us ',
+      residential: 'yes' as const,
+      weightMax: '16',
+      preferred: 'ups_ground',
+      valueMin: '12.345',
+    };
+    expect(bodyOf(typed)).toMatchObject({
+      when: { destination_countries: ['ca', 'mx', 'us'], residential: true, weight_oz: { max: 16 }, order_value: { min: { amount: 1235, currency: 'USD' } } },
+      then: { choose: 'cheapest' },
+    });
     expect(bodyOf(typed).then.preferred_services).toBeUndefined();
     // What is not a number goes as typed, for the service's schema to name.
     expect(validBody(bodyOf({ ...typed, maxDays: 'soon' }))).toBe(false);

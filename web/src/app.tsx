@@ -69,7 +69,9 @@ function Router() {
       {!route ? (
         <NotFound />
       ) : route.access === 'super_admin' && !isSuper ? (
-        <div className="alert alert-error" role="alert">This page is for super-admins.</div>
+        <div className="alert alert-error" role="alert">
+          This page is for super-admins.
+        </div>
       ) : (
         // A new workspace or environment is a new page: every request runs again.
         <route.page key={`${session.workspaceId}:${session.environment}:${pathname}`} params={params} />

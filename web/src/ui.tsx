@@ -3,7 +3,10 @@ import { ApiError, type FieldError } from './api/client';
 import { Link } from './router';
 
 /** A request's life: loading, error or data, with reload. Stale answers (deps changed) are dropped. */
-export function useAsync<T>(fn: () => Promise<T>, deps: unknown[]): { data?: T; error?: ApiError; loading: boolean; reload: () => void; setData: (d: T) => void } {
+export function useAsync<T>(
+  fn: () => Promise<T>,
+  deps: unknown[],
+): { data?: T; error?: ApiError; loading: boolean; reload: () => void; setData: (d: T) => void } {
   const [state, setState] = useState<{ data?: T; error?: ApiError; loading: boolean }>({ loading: true });
   const [tick, setTick] = useState(0);
   useEffect(() => {
@@ -178,7 +181,17 @@ export function SecretOnce({ label, secret, onDone }: { label: string; secret: s
 }
 
 /** Two-step destructive button: the first press asks, the second acts. */
-export function ConfirmButton({ label, confirmLabel, onConfirm, disabled }: { label: string; confirmLabel: string; onConfirm: () => void; disabled?: boolean }) {
+export function ConfirmButton({
+  label,
+  confirmLabel,
+  onConfirm,
+  disabled,
+}: {
+  label: string;
+  confirmLabel: string;
+  onConfirm: () => void;
+  disabled?: boolean;
+}) {
   const [asking, setAsking] = useState(false);
   if (!asking)
     return (
@@ -188,7 +201,16 @@ export function ConfirmButton({ label, confirmLabel, onConfirm, disabled }: { la
     );
   return (
     <span className="confirm">
-      <button type="button" className="btn btn-small btn-danger" disabled={disabled} onClick={() => { setAsking(false); onConfirm(); }} autoFocus>
+      <button
+        type="button"
+        className="btn btn-small btn-danger"
+        disabled={disabled}
+        onClick={() => {
+          setAsking(false);
+          onConfirm();
+        }}
+        autoFocus
+      >
         {confirmLabel}
       </button>
       <button type="button" className="btn btn-small btn-ghost" onClick={() => setAsking(false)}>

@@ -77,7 +77,7 @@ describe('client against the service', () => {
     expect(hooks).toEqual([]);
   });
 
-  it('waits out the service\'s own 429 (Retry-After) and succeeds on the retry, with the same Idempotency-Key', async () => {
+  it("waits out the service's own 429 (Retry-After) and succeeds on the retry, with the same Idempotency-Key", async () => {
     const tenant = await createTenant(app);
     // A burst of 60 a minute refills one request a second: Retry-After is a second or so.
     await app.identity.workspaces.setPlan(tenant.workspaceId, { plan: 'enterprise', burst_per_minute: 60 }, { type: 'system', id: null }, {});

@@ -95,23 +95,19 @@ export function createShippingClient(options: ShippingClientOptions) {
     orders: {
       list: (query?: ListQuery<'/v1/orders'>) => paginate('/v1/orders', query),
       get: async (id: string) => unwrap(await api.GET('/v1/orders/{id}', { params: { path: { id } } })),
-      create: async (body: Body<'/v1/orders', 'post'>, o?: PostOptions) =>
-        unwrap(await api.POST('/v1/orders', { body, headers: postHeaders(o) })),
+      create: async (body: Body<'/v1/orders', 'post'>, o?: PostOptions) => unwrap(await api.POST('/v1/orders', { body, headers: postHeaders(o) })),
     },
     shipments: {
       list: (query?: ListQuery<'/v1/shipments'>) => paginate('/v1/shipments', query),
       get: async (id: string) => unwrap(await api.GET('/v1/shipments/{id}', { params: { path: { id } } })),
-      create: async (body: Body<'/v1/shipments', 'post'>, o?: PostOptions) =>
-        unwrap(await api.POST('/v1/shipments', { body, headers: postHeaders(o) })),
+      create: async (body: Body<'/v1/shipments', 'post'>, o?: PostOptions) => unwrap(await api.POST('/v1/shipments', { body, headers: postHeaders(o) })),
     },
     rates: {
-      query: async (body: Body<'/v1/rates/query', 'post'>, o?: PostOptions) =>
-        unwrap(await api.POST('/v1/rates/query', { body, headers: postHeaders(o) })),
+      query: async (body: Body<'/v1/rates/query', 'post'>, o?: PostOptions) => unwrap(await api.POST('/v1/rates/query', { body, headers: postHeaders(o) })),
     },
     webhooks: {
       list: (query?: ListQuery<'/v1/webhooks'>) => paginate('/v1/webhooks', query),
-      create: async (body: Body<'/v1/webhooks', 'post'>, o?: PostOptions) =>
-        unwrap(await api.POST('/v1/webhooks', { body, headers: postHeaders(o) })),
+      create: async (body: Body<'/v1/webhooks', 'post'>, o?: PostOptions) => unwrap(await api.POST('/v1/webhooks', { body, headers: postHeaders(o) })),
       deliveries: (query?: ListQuery<'/v1/webhook-deliveries'>) => paginate('/v1/webhook-deliveries', query),
     },
     tracking: {

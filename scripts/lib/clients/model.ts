@@ -121,7 +121,9 @@ function fieldType(schema: Schema, enumName: string, enums: EnumType[]): FieldTy
 }
 
 function answerOf(op: { responses?: Record<string, { content?: Record<string, { schema?: Schema }> }> }): Answer {
-  const ok = Object.entries(op.responses ?? {}).filter(([s]) => /^2\d\d$/.test(s)).sort(([a], [b]) => a.localeCompare(b));
+  const ok = Object.entries(op.responses ?? {})
+    .filter(([s]) => /^2\d\d$/.test(s))
+    .sort(([a], [b]) => a.localeCompare(b));
   if (ok.length === 0 || ok.every(([, r]) => !r.content)) return { kind: 'none' };
   const content = ok.find(([, r]) => r.content)![1].content!;
   if (!content['application/json']) return Object.keys(content).some((t) => t.startsWith('text/')) ? { kind: 'text' } : { kind: 'binary' };
@@ -137,7 +139,19 @@ function answerOf(op: { responses?: Record<string, { content?: Record<string, { 
 
 export function buildModel(doc: {
   info: { title: string; version: string };
-  paths: Record<string, Record<string, { operationId: string; summary?: string; tags?: string[]; parameters?: Array<{ in: string; name: string; required?: boolean; description?: string; schema?: Schema }>; requestBody?: { required?: boolean; content?: Record<string, unknown> } } & Parameters<typeof answerOf>[0]>>;
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        operationId: string;
+        summary?: string;
+        tags?: string[];
+        parameters?: Array<{ in: string; name: string; required?: boolean; description?: string; schema?: Schema }>;
+        requestBody?: { required?: boolean; content?: Record<string, unknown> };
+      } & Parameters<typeof answerOf>[0]
+    >
+  >;
   components: { schemas: Record<string, Schema & { title?: string }> };
 }): Model {
   const enums: EnumType[] = [];
@@ -146,7 +160,13 @@ export function buildModel(doc: {
     description: s.description ?? '',
     fields: Object.entries(s.properties ?? {}).map(([prop, raw]) => {
       const { schema, nullable } = unNull(raw);
-      return { name: prop, required: (s.required ?? []).includes(prop), nullable, description: raw.description ?? schema.description ?? '', type: fieldType(schema, `${name}${pascal(prop)}`, enums) };
+      return {
+        name: prop,
+        required: (s.required ?? []).includes(prop),
+        nullable,
+        description: raw.description ?? schema.description ?? '',
+        type: fieldType(schema, `${name}${pascal(prop)}`, enums),
+      };
     }),
   }));
   const operations: Operation[] = [];
@@ -155,7 +175,13 @@ export function buildModel(doc: {
       const params = (where: string) =>
         (op.parameters ?? [])
           .filter((p) => p.in === where)
-          .map((p) => ({ name: p.name, required: p.in === 'path' || p.required === true, description: (p.description ?? '').replace(/\s+/g, ' '), kind: scalarKind(p.schema), enumValues: enumValues(p.schema) }));
+          .map((p) => ({
+            name: p.name,
+            required: p.in === 'path' || p.required === true,
+            description: (p.description ?? '').replace(/\s+/g, ' '),
+            kind: scalarKind(p.schema),
+            enumValues: enumValues(p.schema),
+          }));
       const hasJsonBody = Boolean(op.requestBody?.content?.['application/json']);
       operations.push({
         id: op.operationId,
@@ -174,7 +200,11 @@ export function buildModel(doc: {
 }
 
 /** `listOrders` → `list_orders`; `getTracking` → `get_tracking`. */
-export const snake = (s: string) => s.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/[-\s.]/g, '_').toLowerCase();
+export const snake = (s: string) =>
+  s
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .replace(/[-\s.]/g, '_')
+    .toLowerCase();
 export { pascal };
 
 /** The name of a list operation's iterator: the `list` word becomes `iter` (listOrders → iterOrders). */

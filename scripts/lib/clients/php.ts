@@ -5,7 +5,11 @@ import { BANNER, iteratorId, type Model, type Operation } from './model.js';
 
 const str = (s: string) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 const camel = (s: string) => s.replace(/[_-]([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
-const constName = (v: string) => v.toUpperCase().replace(/[^A-Z0-9]+/g, '_').replace(/^(\d)/, '_$1');
+const constName = (v: string) =>
+  v
+    .toUpperCase()
+    .replace(/[^A-Z0-9]+/g, '_')
+    .replace(/^(\d)/, '_$1');
 
 function returnType(op: Operation): [string, string] {
   const a = op.answer;
@@ -23,14 +27,22 @@ function method(op: Operation): string[] {
   if (op.queryParams.length) {
     args.push('array $query = []');
     doc.push('     *', '     * @param array<string, mixed> $query ' + op.queryParams.map((p) => p.name).join(', '));
-    for (const p of op.queryParams.filter((q) => q.description || q.enumValues)) doc.push(`     *   ${p.name}: ${[p.description, p.enumValues ? `one of ${p.enumValues.join(', ')}` : ''].filter(Boolean).join(' ')}`);
+    for (const p of op.queryParams.filter((q) => q.description || q.enumValues))
+      doc.push(`     *   ${p.name}: ${[p.description, p.enumValues ? `one of ${p.enumValues.join(', ')}` : ''].filter(Boolean).join(' ')}`);
   }
   if (op.method === 'POST') args.push('?string $idempotencyKey = null');
   const [ret, retDoc] = returnType(op);
   doc.push(`     * @return ${retDoc}`, '     */');
   const pathArr = `[${op.pathParams.map((p) => `${str(p.name)} => $${camel(p.name)}`).join(', ')}]`;
   const call = `$this->request(${str(op.method)}, ${str(op.path)}, ${pathArr}, ${op.queryParams.length ? '$query' : '[]'}, ${op.body !== 'none' ? '$body' : 'null'}, ${op.method === 'POST' ? '$idempotencyKey' : 'null'}, ${str(op.answer.kind)})`;
-  const out = [...doc, `    public function ${name}(${args.join(', ')}): ${ret}`, '    {', ret === 'void' ? `        ${call};` : `        return ${call};`, '    }', ''];
+  const out = [
+    ...doc,
+    `    public function ${name}(${args.join(', ')}): ${ret}`,
+    '    {',
+    ret === 'void' ? `        ${call};` : `        return ${call};`,
+    '    }',
+    '',
+  ];
   if (op.answer.kind === 'page') {
     const iargs = [...op.pathParams.map((p) => `string $${camel(p.name)}`), 'array $query = []'];
     const callArgs = [...op.pathParams.map((p) => `$${camel(p.name)}`), '$q'];

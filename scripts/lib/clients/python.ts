@@ -47,7 +47,8 @@ function docstring(op: Operation, extra: string[] = []): string[] {
   const qp = op.queryParams.filter((p) => p.description || p.enumValues);
   if (qp.length) {
     lines.push('', 'Query parameters:');
-    for (const p of qp) lines.push(`    ${ident(p.name)}: ${[p.description, p.enumValues ? `one of ${p.enumValues.join(', ')}` : ''].filter(Boolean).join(' ')}`);
+    for (const p of qp)
+      lines.push(`    ${ident(p.name)}: ${[p.description, p.enumValues ? `one of ${p.enumValues.join(', ')}` : ''].filter(Boolean).join(' ')}`);
   }
   lines.push(...extra);
   return ['        """' + lines[0], ...lines.slice(1).map((l) => (l ? `        ${l}` : '')), '        """'];
@@ -84,16 +85,50 @@ function method(op: Operation): string[] {
 }
 
 export function renderPython(model: Model): Record<string, string> {
-  const out: string[] = [`# ${BANNER}`, `"""Types and operations of the ${model.title} ${model.version}: enums, schema TypedDicts and one method per operation."""`, 'from __future__ import annotations', '', 'from typing import Any, Generic, Iterator, Mapping, TypedDict, TypeVar', '', 'from ._enum import OpenEnum', '', 'T = TypeVar("T")', '', ''];
+  const out: string[] = [
+    `# ${BANNER}`,
+    `"""Types and operations of the ${model.title} ${model.version}: enums, schema TypedDicts and one method per operation."""`,
+    'from __future__ import annotations',
+    '',
+    'from typing import Any, Generic, Iterator, Mapping, TypedDict, TypeVar',
+    '',
+    'from ._enum import OpenEnum',
+    '',
+    'T = TypeVar("T")',
+    '',
+    '',
+  ];
   for (const e of model.enums) {
     out.push(`class ${e.name}(OpenEnum):`);
-    out.push(`    """${(e.description || `Known values of ${e.name}`).replace(/"""/g, "'")}. Unknown values are kept: ${e.name}("new_value") does not raise."""`, '');
-    for (const v of e.values) out.push(`    ${v.toUpperCase().replace(/[^A-Z0-9]+/g, '_').replace(/^(\d)/, '_$1')} = ${str(v)}`);
+    out.push(
+      `    """${(e.description || `Known values of ${e.name}`).replace(/"""/g, "'")}. Unknown values are kept: ${e.name}("new_value") does not raise."""`,
+      '',
+    );
+    for (const v of e.values)
+      out.push(
+        `    ${v
+          .toUpperCase()
+          .replace(/[^A-Z0-9]+/g, '_')
+          .replace(/^(\d)/, '_$1')} = ${str(v)}`,
+      );
     out.push('', '');
   }
-  out.push('class Page(TypedDict, Generic[T]):', '    """One page of a list: the items, whether more follow, and the cursor for the next page."""', '', '    data: list[T]', '    has_more: bool', '    next_cursor: str | None', '', '');
+  out.push(
+    'class Page(TypedDict, Generic[T]):',
+    '    """One page of a list: the items, whether more follow, and the cursor for the next page."""',
+    '',
+    '    data: list[T]',
+    '    has_more: bool',
+    '    next_cursor: str | None',
+    '',
+    '',
+  );
   for (const s of model.schemas) {
-    out.push(`class ${s.name}(TypedDict, total=False):`, `    """The ${s.name} object.${s.description ? ` ${s.description}` : ''} Fields the service adds later are kept in the dict."""`, '');
+    out.push(
+      `class ${s.name}(TypedDict, total=False):`,
+      `    """The ${s.name} object.${s.description ? ` ${s.description}` : ''} Fields the service adds later are kept in the dict."""`,
+      '',
+    );
     for (const f of s.fields) {
       const t = pyType(f.type) + (f.nullable ? ' | None' : '');
       out.push(`    ${f.name}: ${t}${f.type.kind === 'enum' ? `  # ${f.type.name}` : ''}`);
@@ -102,7 +137,11 @@ export function renderPython(model: Model): Record<string, string> {
   }
   out.push('class Operations:', '    """One method per operation of openapi.json; ShippingClient supplies _request and _paginate."""', '');
   out.push('    def _request(self, *args: Any, **kwargs: Any) -> Any:  # pragma: no cover - ShippingClient', '        raise NotImplementedError', '');
-  out.push('    def _paginate(self, list_method: Any, kwargs: dict[str, Any]) -> Iterator[Any]:  # pragma: no cover - ShippingClient', '        raise NotImplementedError', '');
+  out.push(
+    '    def _paginate(self, list_method: Any, kwargs: dict[str, Any]) -> Iterator[Any]:  # pragma: no cover - ShippingClient',
+    '        raise NotImplementedError',
+    '',
+  );
   for (const op of model.operations) out.push(...method(op));
   out.push('', `OPERATIONS: dict[str, tuple[str, str]] = {`, ...model.operations.map((o) => `    ${str(o.id)}: (${str(o.method)}, ${str(o.path)}),`), '}', '');
   out.push(`ENUMS: dict[str, type[OpenEnum]] = {${model.enums.map((e) => `${str(e.name)}: ${e.name}`).join(', ')}}`, '');

@@ -33,7 +33,10 @@ export const carrier = defineSimulatedCarrier({
     heading: 'WAYBILL',
     // A service-area code: <country>-<first three letters of the city> (DE-BER); no sort plan exists here.
     routingCode: (to) => {
-      const city = (to.city ?? '').toUpperCase().normalize('NFKD').replace(/[^A-Z]/g, '');
+      const city = (to.city ?? '')
+        .toUpperCase()
+        .normalize('NFKD')
+        .replace(/[^A-Z]/g, '');
       return `${(to.country ?? '').toUpperCase()}-${(city || 'XXX').slice(0, 3).padEnd(3, 'X')}`;
     },
     barcode: (trackingNumber) => ({ symbology: 'code128', text: trackingNumber }),

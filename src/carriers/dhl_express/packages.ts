@@ -7,5 +7,14 @@ import type { CarrierPackage } from '../types.js';
  * its supplies code `FLY`, which the api driver does not send.
  */
 export const dhlExpressPackages: readonly CarrierPackage[] = [
-  { id: 'dhl_express_flyer', name: 'DHL Express Flyer', length_in: 15.75, width_in: 11.75, height_in: 0.75, max_weight_oz: 70.5, flat_rates: {}, carrier_code: 'FLY' },
+  {
+    id: 'dhl_express_flyer',
+    name: 'DHL Express Flyer',
+    length_in: 15.75,
+    width_in: 11.75,
+    height_in: 0.75,
+    max_weight_oz: 70.5,
+    flat_rates: {},
+    carrier_code: 'FLY',
+  },
 ];

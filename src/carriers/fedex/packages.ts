@@ -8,6 +8,24 @@ import type { CarrierPackage } from '../types.js';
  * API's `packagingType`.
  */
 export const fedexPackages: readonly CarrierPackage[] = [
-  { id: 'fedex_envelope', name: 'FedEx Envelope', length_in: 12.5, width_in: 9.5, height_in: 0.5, max_weight_oz: 10 * 16, flat_rates: { fedex_standard_overnight: 7065, fedex_2day: 2740, fedex_express_saver: 2295 }, carrier_code: 'FEDEX_ENVELOPE' },
-  { id: 'fedex_pak', name: 'FedEx Pak', length_in: 15.5, width_in: 12, height_in: 1.5, max_weight_oz: 50 * 16, flat_rates: { fedex_standard_overnight: 7565, fedex_2day: 2945, fedex_express_saver: 2495 }, carrier_code: 'FEDEX_PAK' },
+  {
+    id: 'fedex_envelope',
+    name: 'FedEx Envelope',
+    length_in: 12.5,
+    width_in: 9.5,
+    height_in: 0.5,
+    max_weight_oz: 10 * 16,
+    flat_rates: { fedex_standard_overnight: 7065, fedex_2day: 2740, fedex_express_saver: 2295 },
+    carrier_code: 'FEDEX_ENVELOPE',
+  },
+  {
+    id: 'fedex_pak',
+    name: 'FedEx Pak',
+    length_in: 15.5,
+    width_in: 12,
+    height_in: 1.5,
+    max_weight_oz: 50 * 16,
+    flat_rates: { fedex_standard_overnight: 7565, fedex_2day: 2945, fedex_express_saver: 2495 },
+    carrier_code: 'FEDEX_PAK',
+  },
 ];

@@ -254,7 +254,9 @@ describe('OAuth token cache', () => {
     let fetches = 0;
     let valid = 'tok2';
     handler = (req, _b, res) =>
-      req.headers.authorization === `Bearer ${valid}` ? json(res, 200, { ok: 1 }) : json(res, 401, { response: { errors: [{ code: '250002', message: 'Invalid Authentication Information.' }] } });
+      req.headers.authorization === `Bearer ${valid}`
+        ? json(res, 200, { ok: 1 })
+        : json(res, 401, { response: { errors: [{ code: '250002', message: 'Invalid Authentication Information.' }] } });
     const { client } = harness();
     const oauth = { key: 'ca_1', fetchToken: async () => ({ accessToken: `tok${++fetches}`, expiresInS: 3600 }) };
     const res = await client.request(call({ oauth, idempotent: false, operation: 'purchase' }));
@@ -316,12 +318,18 @@ describe('exchange log and redaction', () => {
     const secret = 'hunter2/secret+"x"';
     const basic = Buffer.from(`client-id:${secret}`).toString('base64');
     // A carrier (or a proxy) quoting the request back inside its error message.
-    handler = (req, body, res) => json(res, 400, { errors: [{ message: `refused: ${req.headers.authorization} ${body} ${secret}`, detail: `token ${req.headers['x-payment-authorization-token']}` }] });
+    handler = (req, body, res) =>
+      json(res, 400, {
+        errors: [{ message: `refused: ${req.headers.authorization} ${body} ${secret}`, detail: `token ${req.headers['x-payment-authorization-token']}` }],
+      });
     const { client, exchanges } = harness();
     const form = { grant_type: 'client_credentials', client_secret: secret };
-    const res = await client.request(call({ json: undefined, form, headers: { authorization: `Basic ${basic}`, 'x-payment-authorization-token': 'pay-token-0123456789' } }));
+    const res = await client.request(
+      call({ json: undefined, form, headers: { authorization: `Basic ${basic}`, 'x-payment-authorization-token': 'pay-token-0123456789' } }),
+    );
     const logged = JSON.stringify(exchanges[0]!.response_body);
-    for (const form of [secret, JSON.stringify(secret).slice(1, -1), basic, new URLSearchParams({ s: secret }).toString().slice(2), 'pay-token-0123456789']) expect(logged).not.toContain(form);
+    for (const form of [secret, JSON.stringify(secret).slice(1, -1), basic, new URLSearchParams({ s: secret }).toString().slice(2), 'pay-token-0123456789'])
+      expect(logged).not.toContain(form);
     expect(logged).toContain('refused: Basic [REDACTED] grant_type=client_credentials&client_secret=[REDACTED] [REDACTED]');
     // The driver reads the carrier's own answer: what it makes of it is scrubbed where the account is known (scrubbing-driver.ts).
     expect(res.body).toContain(basic);

@@ -38,15 +38,7 @@ export interface CarrierExchange {
   error: TransportFailureKind | null;
 }
 
-export type CarrierOutcome =
-  | 'success'
-  | 'client_error'
-  | 'unauthorized'
-  | 'rate_limited'
-  | 'server_error'
-  | 'timeout'
-  | 'network_error'
-  | 'circuit_open';
+export type CarrierOutcome = 'success' | 'client_error' | 'unauthorized' | 'rate_limited' | 'server_error' | 'timeout' | 'network_error' | 'circuit_open';
 
 /** Metrics hook: platform code adapts it to prom-client. */
 export interface CarrierMetricsObserver {
@@ -155,10 +147,7 @@ export class CarrierHttpClient {
     this.backoffBaseMs = options.backoffBaseMs ?? 250;
     this.backoffMaxMs = options.backoffMaxMs ?? 4000;
     this.maxResponseBytes = options.maxResponseBytes ?? 20 * 1024 * 1024;
-    this.breakers = new CircuitBreakers(
-      { failureThreshold: options.breakerFailureThreshold ?? 5, openMs: options.breakerOpenMs ?? 30_000 },
-      this.now,
-    );
+    this.breakers = new CircuitBreakers({ failureThreshold: options.breakerFailureThreshold ?? 5, openMs: options.breakerOpenMs ?? 30_000 }, this.now);
     this.tokens = new TokenCache(this.now, options.tokenRefreshBeforeMs ?? 60_000);
     // undici's Agent keeps one keep-alive pool per origin.
     this.agent = new Agent({
@@ -204,9 +193,7 @@ export class CarrierHttpClient {
       }
       const remaining = deadline - this.now();
       const { response, failure } =
-        remaining <= 0
-          ? { response: null, failure: this.timeoutError(req) }
-          : await this.attempt(req, attempt, requestId, token, remaining);
+        remaining <= 0 ? { response: null, failure: this.timeoutError(req) } : await this.attempt(req, attempt, requestId, token, remaining);
 
       if (response) {
         if (response.status === 401 && req.oauth && token && !refetchedToken) {
@@ -261,13 +248,7 @@ export class CarrierHttpClient {
     });
   }
 
-  private async attempt(
-    req: CarrierHttpRequest,
-    attempt: number,
-    requestId: string,
-    token: string | null,
-    remainingMs: number,
-  ): Promise<Attempt> {
+  private async attempt(req: CarrierHttpRequest, attempt: number, requestId: string, token: string | null, remainingMs: number): Promise<Attempt> {
     const url = new URL(req.url);
     const headers: Record<string, string> = { accept: 'application/json', ...req.headers };
     let body: string | undefined;
@@ -345,24 +326,26 @@ export class CarrierHttpClient {
     // the entry is also scrubbed of every secret value this request carried and of the
     // account's tokens, in any encoding (platform/secret-scrubber.ts).
     const scrubber = secretScrubber([...requestSecrets(headers, req.form, req.json), ...this.tokens.tokensOf(req.accountId)]);
-    this.log(scrubber.scrubValue({
-      at: new Date(started).toISOString(),
-      carrier: req.carrier,
-      account_id: req.accountId,
-      operation: req.operation,
-      method: req.method,
-      path,
-      status,
-      duration_ms: durationMs,
-      attempt,
-      request_id: requestId,
-      request_headers: redactHeaders(headers),
-      // Redacted from the objects, not from the text: a JSON body is never parsed back, and the
-      // answer is parsed once, here, for both the log and the driver.
-      request_body: req.json !== undefined ? redactValue(req.json) : redactBody(body, headers['content-type']),
-      response_body: json ? redactValue(json.value) : redactBody(responseText, responseHeaders['content-type']),
-      error: failure?.kind ?? null,
-    }));
+    this.log(
+      scrubber.scrubValue({
+        at: new Date(started).toISOString(),
+        carrier: req.carrier,
+        account_id: req.accountId,
+        operation: req.operation,
+        method: req.method,
+        path,
+        status,
+        duration_ms: durationMs,
+        attempt,
+        request_id: requestId,
+        request_headers: redactHeaders(headers),
+        // Redacted from the objects, not from the text: a JSON body is never parsed back, and the
+        // answer is parsed once, here, for both the log and the driver.
+        request_body: req.json !== undefined ? redactValue(req.json) : redactBody(body, headers['content-type']),
+        response_body: json ? redactValue(json.value) : redactBody(responseText, responseHeaders['content-type']),
+        error: failure?.kind ?? null,
+      }),
+    );
     if (failure) return { response: null, failure };
     return {
       response: { status: status!, headers: responseHeaders, body: responseText ?? '', durationMs, attempts: attempt, ...(json ? { json } : {}) },

@@ -1,13 +1,7 @@
 import { CarrierError } from '../types.js';
 
 /** Why a carrier call failed in transport (not a business rejection). */
-export type TransportFailureKind =
-  | 'timeout'
-  | 'network'
-  | 'server_error'
-  | 'rate_limited'
-  | 'circuit_open'
-  | 'malformed_response';
+export type TransportFailureKind = 'timeout' | 'network' | 'server_error' | 'rate_limited' | 'circuit_open' | 'malformed_response';
 
 /**
  * A transport failure, with what a caller needs to answer 503 with Retry-After or to decide

@@ -52,7 +52,8 @@ export function redactHeaders(headers: Record<string, string | string[] | undefi
 export function redactValue(value: unknown, depth = 0): unknown {
   if (depth > 32) return '[DEPTH]';
   // As JSON.stringify would send it (a Date as its string).
-  if (value !== null && typeof value === 'object' && typeof (value as { toJSON?: unknown }).toJSON === 'function') value = (value as { toJSON(): unknown }).toJSON();
+  if (value !== null && typeof value === 'object' && typeof (value as { toJSON?: unknown }).toJSON === 'function')
+    value = (value as { toJSON(): unknown }).toJSON();
   if (Array.isArray(value)) return value.map((v) => redactValue(v, depth + 1));
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};

@@ -14,8 +14,22 @@ const UNACCEPTABLE_DESCRIPTIONS = new Set([
   // The platform's own list (a caller of the adapter that skipped the platform's check).
   ...VAGUE_CUSTOMS_DESCRIPTIONS,
   // The carriers' longer lists.
-  'accessories', 'apparel', 'clothes', 'clothing', 'electronics', 'equipment', 'general merchandise', 'gift items', 'household goods', 'personal effects',
-  'personal items', 'promotional items', 'spare parts', 'store merchandise', 'supplies', 'used goods',
+  'accessories',
+  'apparel',
+  'clothes',
+  'clothing',
+  'electronics',
+  'equipment',
+  'general merchandise',
+  'gift items',
+  'household goods',
+  'personal effects',
+  'personal items',
+  'promotional items',
+  'spare parts',
+  'store merchandise',
+  'supplies',
+  'used goods',
 ]);
 
 /**
@@ -24,7 +38,33 @@ const UNACCEPTABLE_DESCRIPTIONS = new Set([
  * 2023) and the United Kingdom.
  */
 const HS_REQUIRED_COUNTRIES = new Set([
-  'AT', 'BE', 'BG', 'HR', 'CY', 'CZ', 'DK', 'EE', 'FI', 'FR', 'DE', 'GR', 'HU', 'IE', 'IT', 'LV', 'LT', 'LU', 'MT', 'NL', 'PL', 'PT', 'RO', 'SK', 'SI', 'ES', 'SE',
+  'AT',
+  'BE',
+  'BG',
+  'HR',
+  'CY',
+  'CZ',
+  'DK',
+  'EE',
+  'FI',
+  'FR',
+  'DE',
+  'GR',
+  'HU',
+  'IE',
+  'IT',
+  'LV',
+  'LT',
+  'LU',
+  'MT',
+  'NL',
+  'PL',
+  'PT',
+  'RO',
+  'SK',
+  'SI',
+  'ES',
+  'SE',
   'GB',
 ]);
 

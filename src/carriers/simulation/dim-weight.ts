@@ -45,10 +45,7 @@ export function measureParcel(parcel: Parcel): ParcelMeasures {
 export function dimWeightOz(volumeIn3: number, rule: DimRule | null): number | null {
   if (!rule) return null;
   if (rule.applies_above_in3 !== null && !(volumeIn3 > rule.applies_above_in3)) return null;
-  const oz =
-    rule.unit === 'in3_per_lb'
-      ? (volumeIn3 / rule.divisor) * OZ_PER_LB
-      : ((volumeIn3 * CM3_PER_IN3) / rule.divisor) * OZ_PER_KG;
+  const oz = rule.unit === 'in3_per_lb' ? (volumeIn3 / rule.divisor) * OZ_PER_LB : ((volumeIn3 * CM3_PER_IN3) / rule.divisor) * OZ_PER_KG;
   return ceilSafe(oz);
 }
 

@@ -14,7 +14,9 @@ import type { CarrierDefinition } from '../types.js';
  */
 export function simulatedDriver(carrier: CarrierDefinition): CarrierDriver {
   const { adapter } = carrier;
-  const message = (text: string, field?: string): CarrierMessage[] => [{ code: 'carrier_rejected', message: text, carrier_code: 'SIMULATED', ...(field ? { field } : {}) }];
+  const message = (text: string, field?: string): CarrierMessage[] => [
+    { code: 'carrier_rejected', message: text, carrier_code: 'SIMULATED', ...(field ? { field } : {}) },
+  ];
   const notOffered = <T>(text: string, field?: string): DriverResult<T> => ({ ok: false, kind: 'not_offered', messages: message(text, field) });
   return {
     carrier: carrier.slug,
@@ -33,7 +35,9 @@ export function simulatedDriver(carrier: CarrierDefinition): CarrierDriver {
       if (!result.ok) {
         // A refusal on the merits (the customs declaration, say) is the carrier's, as from a real carrier's API.
         const field = result.field ?? 'service_code';
-        return result.rejected ? { ok: false, kind: 'rejected', messages: message(`${carrier.name} refused the label: ${result.reason}`, field) } : notOffered(result.reason, field);
+        return result.rejected
+          ? { ok: false, kind: 'rejected', messages: message(`${carrier.name} refused the label: ${result.reason}`, field) }
+          : notOffered(result.reason, field);
       }
       const numbers = result.package_tracking_numbers ?? [result.tracking_number];
       return {
@@ -52,7 +56,13 @@ export function simulatedDriver(carrier: CarrierDefinition): CarrierDriver {
       // A void voids every package: each is asked, and one the carrier has scanned refuses it all.
       const now = request.now ?? new Date().toISOString();
       for (const trackingNumber of adapter.void ? (request.tracking_numbers ?? [request.carrier_shipment_id]) : []) {
-        const result = await adapter.void!({ tracking_number: trackingNumber, service_code: request.service_code ?? '', purchased_at: request.purchased_at ?? now, now, sandbox: request.sandbox });
+        const result = await adapter.void!({
+          tracking_number: trackingNumber,
+          service_code: request.service_code ?? '',
+          purchased_at: request.purchased_at ?? now,
+          now,
+          sandbox: request.sandbox,
+        });
         if (!result.ok) return { ok: false, kind: 'too_late', messages: message(result.reason) };
       }
       return { ok: true, value: { voided: true, refund_review: true } };
@@ -83,8 +93,14 @@ export function simulatedDriver(carrier: CarrierDefinition): CarrierDriver {
 function confirmationNumber(slug: string): string {
   let digits = '';
   for (let i = 0; i < 10; i++) digits += String(randomInt(10));
-  return `${slug.replace(/[^a-z]/g, '').slice(0, 3).toUpperCase()}${digits}`;
+  return `${slug
+    .replace(/[^a-z]/g, '')
+    .slice(0, 3)
+    .toUpperCase()}${digits}`;
 }
 
 /** The call context of a simulated driver where no account is involved (the bare registry's rate-shop): it reads none of it. */
-export const IN_PROCESS_CONTEXT = { account: { id: '', mode: 'sandbox', account_number: null, credentials: {} }, timeoutMs: 0 } as const satisfies ApiCallContext;
+export const IN_PROCESS_CONTEXT = {
+  account: { id: '', mode: 'sandbox', account_number: null, credentials: {} },
+  timeoutMs: 0,
+} as const satisfies ApiCallContext;

@@ -37,7 +37,14 @@ const air: ServiceRateCard = {
   delivers_to: 'commercial',
   fuel_percent: 12.5,
   transit_days: { 2: 1, 3: 1, 8: 1 },
-  grid: { zones: [2, 3, 8], rows: [[16, 3000, 3300, 4500], [160, 6000, 7000, 9000], [1600, 12000, 14000, 18000]] },
+  grid: {
+    zones: [2, 3, 8],
+    rows: [
+      [16, 3000, 3300, 4500],
+      [160, 6000, 7000, 9000],
+      [1600, 12000, 14000, 18000],
+    ],
+  },
 };
 const world: ServiceRateCard = {
   ...ground,
@@ -49,7 +56,13 @@ const world: ServiceRateCard = {
   residential_fee: 0,
   fuel_percent: 0,
   transit_days: { 1: 2, 2: 3, 3: 4, 4: 5 },
-  grid: { zones: [1, 2, 3, 4], rows: [[16, 5000, 6000, 7000, 8000], [160, 9000, 10000, 11000, 12000]] },
+  grid: {
+    zones: [1, 2, 3, 4],
+    rows: [
+      [16, 5000, 6000, 7000, 8000],
+      [160, 9000, 10000, 11000, 12000],
+    ],
+  },
 };
 const card: RateCard = {
   carrier: 'acme',
@@ -63,7 +76,13 @@ const card: RateCard = {
     { code: 'additional_handling', any_of: [{ weight_oz_gt: 640 }], amount: 3000 },
     { code: 'oversize', any_of: [{ length_girth_in_gt: 110 }], amount: 9000, replaces: ['additional_handling'] },
   ],
-  remote_area: { amount: 400, zip3_ranges: [['995', '999'], ['967', '968']] },
+  remote_area: {
+    amount: 400,
+    zip3_ranges: [
+      ['995', '999'],
+      ['967', '968'],
+    ],
+  },
 };
 
 function route(over: Partial<RouteFacts> = {}): RouteFacts {
@@ -153,7 +172,14 @@ describe('rateFromCard: pricing', () => {
   });
 
   it('international services use the international zone', () => {
-    const intl = route({ domestic: false, destination_country: 'GB', ground_zone: null, distance_miles: null, international_group: 'europe', international_zone: 2 });
+    const intl = route({
+      domestic: false,
+      destination_country: 'GB',
+      ground_zone: null,
+      distance_miles: null,
+      international_group: 'europe',
+      international_zone: 2,
+    });
     const r = quote(request({ route: intl, ship_to: { country: 'GB', postal_code: 'SW1A 1AA' } }), 'acme_world');
     expect(r.zone).toBe(2);
     expect(r.base_price.amount).toBe(10000); // 2 lb → 160 oz row, zone 2
@@ -245,7 +271,9 @@ describe('rateFromCard: availability', () => {
   });
 
   it('enforces weight, length and length + girth limits', () => {
-    expect(reasons(request({ parcel: { weight_oz: 801, length_in: 4, width_in: 4, height_in: 4 } }))['acme_ground']).toMatch(/^Weight 50.06 lb exceeds the 50 lb limit/);
+    expect(reasons(request({ parcel: { weight_oz: 801, length_in: 4, width_in: 4, height_in: 4 } }))['acme_ground']).toMatch(
+      /^Weight 50.06 lb exceeds the 50 lb limit/,
+    );
     expect(reasons(request({ parcel: { weight_oz: 10, length_in: 61, width_in: 2, height_in: 2 } }))['acme_ground']).toMatch(/Longest side/);
     expect(reasons(request({ parcel: { weight_oz: 10, length_in: 50, width_in: 21, height_in: 20 } }))['acme_ground']).toMatch(/Length \+ girth/);
   });

@@ -87,7 +87,12 @@ export function rateService(
  * own packaging (ratePackaged), or in another carrier's, which it does not carry. Rating and
  * purchase both price through here, so a label costs what its quote said.
  */
-export function ratePiece(card: RateCard, service: ServiceRateCard, request: RateRequest, measures: ParcelMeasures = measureParcel(request.parcel)): CarrierRate | string {
+export function ratePiece(
+  card: RateCard,
+  service: ServiceRateCard,
+  request: RateRequest,
+  measures: ParcelMeasures = measureParcel(request.parcel),
+): CarrierRate | string {
   const packaging = request.parcel.package_id;
   if (packaging === undefined) return rateService(card, service, request, measures);
   const own = card.packages?.find((p) => p.id === packaging);
@@ -100,13 +105,29 @@ export function ratePiece(card: RateCard, service: ServiceRateCard, request: Rat
  * the weight up to the packaging's limit (zone and transit as usual, no weight or size
  * surcharges); its other services rate it by weight and size like any box.
  */
-function ratePackaged(card: RateCard, service: ServiceRateCard, request: RateRequest, measures: ParcelMeasures, packaging: CarrierPackage): CarrierRate | string {
-  if (request.parcel.weight_oz > packaging.max_weight_oz) return `${formatLb(request.parcel.weight_oz)} exceeds the ${packaging.name}'s ${formatLb(packaging.max_weight_oz)} limit`;
+function ratePackaged(
+  card: RateCard,
+  service: ServiceRateCard,
+  request: RateRequest,
+  measures: ParcelMeasures,
+  packaging: CarrierPackage,
+): CarrierRate | string {
+  if (request.parcel.weight_oz > packaging.max_weight_oz)
+    return `${formatLb(request.parcel.weight_oz)} exceeds the ${packaging.name}'s ${formatLb(packaging.max_weight_oz)} limit`;
   const quote = rateService(card, service, request, measures);
   const flat = packaging.flat_rates[service.code];
   if (flat === undefined || typeof quote === 'string') return quote;
   const price = { amount: flat, currency: card.currency };
-  return { ...quote, base_price: price, surcharges: [], price, billable_weight_oz: request.parcel.weight_oz, dim_weight_oz: null, dim_divisor: null, dim_divisor_unit: null };
+  return {
+    ...quote,
+    base_price: price,
+    surcharges: [],
+    price,
+    billable_weight_oz: request.parcel.weight_oz,
+    dim_weight_oz: null,
+    dim_divisor: null,
+    dim_divisor_unit: null,
+  };
 }
 
 /** The first row whose weight bracket holds `oz` (rows ascend by weight; binary search, tables run to ~150 rows). */
@@ -207,13 +228,7 @@ function zoneFor(service: ServiceRateCard, route: RouteFacts): number | null {
 }
 
 /** Order on the wire: fuel, residential, size surcharges, remote area. Zero amounts are left out. */
-function buildSurcharges(
-  card: RateCard,
-  service: ServiceRateCard,
-  request: RateRequest,
-  measures: ParcelMeasures,
-  base: number,
-): Surcharge[] {
+function buildSurcharges(card: RateCard, service: ServiceRateCard, request: RateRequest, measures: ParcelMeasures, base: number): Surcharge[] {
   const out: Surcharge[] = [];
   const add = (code: SurchargeCode, amount: number) => {
     if (amount > 0) out.push({ code, amount: { amount, currency: card.currency } });

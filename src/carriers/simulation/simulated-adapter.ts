@@ -1,4 +1,16 @@
-import type { CarrierAdapter, CarrierRate, Parcel, PurchaseRequest, PurchaseResult, RateRequest, RateResponse, RateUnavailable, ShipmentOptions, Surcharge, VoidResult } from '../types.js';
+import type {
+  CarrierAdapter,
+  CarrierRate,
+  Parcel,
+  PurchaseRequest,
+  PurchaseResult,
+  RateRequest,
+  RateResponse,
+  RateUnavailable,
+  ShipmentOptions,
+  Surcharge,
+  VoidResult,
+} from '../types.js';
 import { optionSurcharges, type CarrierOptionsTable } from './options-table.js';
 import type { RateCard } from './rate-card.js';
 import { rateFromCard, ratePiece } from './rate-engine.js';
@@ -105,7 +117,8 @@ function rateMultiPiece(card: RateCard, request: RateRequest, parcels: readonly 
   const perPiece = parcels.map((parcel) => rateFromCard(card, { ...request, parcel }));
   const unavailable = new Map<string, RateUnavailable>();
   perPiece.forEach((answer, i) => {
-    for (const u of answer.unavailable) if (!unavailable.has(u.service_code)) unavailable.set(u.service_code, { service_code: u.service_code, reason: `piece ${i + 1}: ${u.reason}` });
+    for (const u of answer.unavailable)
+      if (!unavailable.has(u.service_code)) unavailable.set(u.service_code, { service_code: u.service_code, reason: `piece ${i + 1}: ${u.reason}` });
   });
   const rates: CarrierRate[] = [];
   for (const first of perPiece[0]!.rates) {

@@ -1,13 +1,4 @@
-import type {
-  Address,
-  SandboxOptions,
-  SandboxScenario,
-  TrackingEvent,
-  TrackingLocation,
-  TrackingMilestone,
-  TrackingStatus,
-  TrackResult,
-} from '../types.js';
+import type { Address, SandboxOptions, SandboxScenario, TrackingEvent, TrackingLocation, TrackingMilestone, TrackingStatus, TrackResult } from '../types.js';
 
 /**
  * The simulated scan schedule every built-in carrier shares. Deterministic from the purchase
@@ -96,7 +87,15 @@ export function scheduleScans(input: ScanInput): TrackingEvent[] {
   }
   events.push(
     event(new Date(deliveryDay.getTime() + 8 * HOUR_MS), 'out_for_delivery', 'out_for_delivery', 'out_for_delivery', 'OD', 'Out for delivery', destination),
-    event(new Date(deliveryDay.getTime() + 14 * HOUR_MS + (input.piece ?? 0) * PIECE_DELIVERY_STAGGER_MS), 'delivered', 'delivered', 'delivered', 'DL', 'Delivered', destination),
+    event(
+      new Date(deliveryDay.getTime() + 14 * HOUR_MS + (input.piece ?? 0) * PIECE_DELIVERY_STAGGER_MS),
+      'delivered',
+      'delivered',
+      'delivered',
+      'DL',
+      'Delivered',
+      destination,
+    ),
   );
   return events;
 }
@@ -128,14 +127,36 @@ function withScenario(normal: TrackingEvent[], scenario: SandboxScenario, input:
     case 'exception':
       return [
         ...normal.slice(0, -1),
-        { ...delivered, status: 'failure', status_detail: 'address_not_found', milestone: 'out_for_delivery', carrier_status_code: 'EX', description: 'Delivery exception: address not found' },
+        {
+          ...delivered,
+          status: 'failure',
+          status_detail: 'address_not_found',
+          milestone: 'out_for_delivery',
+          carrier_status_code: 'EX',
+          description: 'Delivery exception: address not found',
+        },
       ];
     case 'return_to_sender': {
       const back = nextWeekday(nextWeekday(deliveryDay));
       return [
         ...normal.slice(0, -1),
-        { ...delivered, status: 'return_to_sender', status_detail: 'return_to_sender', milestone: 'out_for_delivery', carrier_status_code: 'RS', description: 'Undeliverable: returning to sender' },
-        event(new Date(back.getTime() + 14 * HOUR_MS), 'return_to_sender', 'out_for_delivery', 'returned_to_sender', 'RD', 'Delivered back to the sender', origin),
+        {
+          ...delivered,
+          status: 'return_to_sender',
+          status_detail: 'return_to_sender',
+          milestone: 'out_for_delivery',
+          carrier_status_code: 'RS',
+          description: 'Undeliverable: returning to sender',
+        },
+        event(
+          new Date(back.getTime() + 14 * HOUR_MS),
+          'return_to_sender',
+          'out_for_delivery',
+          'returned_to_sender',
+          'RD',
+          'Delivered back to the sender',
+          origin,
+        ),
       ];
     }
   }

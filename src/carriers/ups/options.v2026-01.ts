@@ -36,9 +36,18 @@ export const upsOptions: CarrierOptionsTable = {
   },
   services: {
     ups_ground: { ...domestic(false) },
-    ups_3_day_select: { ...domestic(false), dangerous_goods: ['lithium_ion_in_equipment', 'lithium_ion_with_equipment', 'lithium_metal_in_equipment', 'dry_ice'] },
-    ups_2nd_day_air: { ...domestic(true), dangerous_goods: ['lithium_ion_in_equipment', 'lithium_ion_with_equipment', 'lithium_metal_in_equipment', 'dry_ice'] },
-    ups_next_day_air: { ...domestic(true), dangerous_goods: ['lithium_ion_in_equipment', 'lithium_ion_with_equipment', 'lithium_metal_in_equipment', 'dry_ice'] },
+    ups_3_day_select: {
+      ...domestic(false),
+      dangerous_goods: ['lithium_ion_in_equipment', 'lithium_ion_with_equipment', 'lithium_metal_in_equipment', 'dry_ice'],
+    },
+    ups_2nd_day_air: {
+      ...domestic(true),
+      dangerous_goods: ['lithium_ion_in_equipment', 'lithium_ion_with_equipment', 'lithium_metal_in_equipment', 'dry_ice'],
+    },
+    ups_next_day_air: {
+      ...domestic(true),
+      dangerous_goods: ['lithium_ion_in_equipment', 'lithium_ion_with_equipment', 'lithium_metal_in_equipment', 'dry_ice'],
+    },
     // Worldwide Saver: no Saturday delivery abroad, no adult signature outside the US, no ground hazmat.
     ups_worldwide_saver: { ...domestic(false), adult_signature: false, dangerous_goods: ['lithium_ion_in_equipment', 'lithium_ion_with_equipment', 'dry_ice'] },
   },

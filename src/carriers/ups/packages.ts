@@ -8,6 +8,15 @@ import type { CarrierPackage } from '../types.js';
  * `carrier_code` is the Shipping API's `Packaging.Code` (01 UPS Letter, 04 PAK).
  */
 export const upsPackages: readonly CarrierPackage[] = [
-  { id: 'ups_letter', name: 'UPS Letter (Express Envelope)', length_in: 12.5, width_in: 9.5, height_in: 0.5, max_weight_oz: 8, flat_rates: {}, carrier_code: '01' },
+  {
+    id: 'ups_letter',
+    name: 'UPS Letter (Express Envelope)',
+    length_in: 12.5,
+    width_in: 9.5,
+    height_in: 0.5,
+    max_weight_oz: 8,
+    flat_rates: {},
+    carrier_code: '01',
+  },
   { id: 'ups_pak', name: 'UPS Pak', length_in: 16, width_in: 12.75, height_in: 1, max_weight_oz: 150 * 16, flat_rates: {}, carrier_code: '04' },
 ];

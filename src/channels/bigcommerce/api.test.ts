@@ -26,7 +26,13 @@ const conn = (over: Partial<ChannelConnection> = {}): ChannelConnection => ({
   ...over,
 });
 
-const tracking = (number: string, carrier = 'ups') => ({ company: 'ups', number, url: `https://www.ups.com/track?tracknum=${number}`, carrier, service: 'UPS Ground' });
+const tracking = (number: string, carrier = 'ups') => ({
+  company: 'ups',
+  number,
+  url: `https://www.ups.com/track?tracknum=${number}`,
+  carrier,
+  service: 'UPS Ground',
+});
 
 describe('the fake BigCommerce checks what it is sent', () => {
   it('records a request the descriptions refuse (it is not a rubber stamp)', async () => {
@@ -62,7 +68,11 @@ describe('connection and webhook subscriptions', () => {
     const made = [];
     for (const topic of bigcommerce.webhookTopics) made.push(await api.channel.createWebhookSubscription(c, topic, api.receiverUrl));
     expect(made.map((m) => m.topic)).toEqual(['store/order/created', 'store/order/updated', 'store/order/statusUpdated']);
-    expect([...api.fake.store.hooks.values()].map((h) => h.headers)).toEqual([{ 'X-Service-Webhook-Token': SECRET }, { 'X-Service-Webhook-Token': SECRET }, { 'X-Service-Webhook-Token': SECRET }]);
+    expect([...api.fake.store.hooks.values()].map((h) => h.headers)).toEqual([
+      { 'X-Service-Webhook-Token': SECRET },
+      { 'X-Service-Webhook-Token': SECRET },
+      { 'X-Service-Webhook-Token': SECRET },
+    ]);
     expect(await api.channel.listWebhookSubscriptions(c)).toEqual(made);
     // The request log masks the secret in the hook's headers.
     expect(JSON.stringify(exchanges.filter((e) => e.operation === 'webhooks_create'))).not.toContain(SECRET);
@@ -122,7 +132,12 @@ describe('orders in', () => {
     const versions = seen.map((o) => o.version);
     expect([...versions].sort()).toEqual(versions);
     const listCalls = api.fake.requests.filter((r) => r.operationId === 'getOrders');
-    expect(listCalls[0].query).toMatchObject({ sort: 'date_modified:asc', limit: '3', page: '1', min_date_modified: new Date(start).toISOString().replace('Z', '+00:00') });
+    expect(listCalls[0].query).toMatchObject({
+      sort: 'date_modified:asc',
+      limit: '3',
+      page: '1',
+      min_date_modified: new Date(start).toISOString().replace('Z', '+00:00'),
+    });
 
     // Nothing changed since: BigCommerce answers 204 with no body.
     const empty = await api.channel.listOrdersUpdatedSince(c, new Date(api.clock + 3600_000).toISOString(), null, 3);
@@ -145,7 +160,11 @@ describe('orders in', () => {
 
   it('fetches one order with its products, addresses and shipments; an unknown one is null', async () => {
     const o = api.fake.store.seedOrder({
-      products: [{ sku: 'A', quantity: 3, price: '4.10' }, { sku: 'E-BOOK', type: 'digital' }, { sku: 'B', address: 1 }],
+      products: [
+        { sku: 'A', quantity: 3, price: '4.10' },
+        { sku: 'E-BOOK', type: 'digital' },
+        { sku: 'B', address: 1 },
+      ],
       addresses: [{ street_1: '1 Peachtree St', shipping_method: 'Flat Rate' }, { street_1: '2 Elsewhere Ave' }],
     });
     const order = (await api.channel.fetchOrder(conn(), String(o.id)))!;
@@ -163,8 +182,24 @@ describe('orders in', () => {
     });
     // The second address's product is not shipped with this order's parcel.
     expect(order.line_items).toEqual([
-      { external_line_id: String(o.products[0].id), sku: 'A', name: 'Towel 1', quantity: 3, unit_price: { amount: 410, currency: 'USD' }, weight_oz: null, requires_shipping: true },
-      { external_line_id: String(o.products[1].id), sku: 'E-BOOK', name: 'Towel 2', quantity: 1, unit_price: { amount: 1250, currency: 'USD' }, weight_oz: null, requires_shipping: false },
+      {
+        external_line_id: String(o.products[0].id),
+        sku: 'A',
+        name: 'Towel 1',
+        quantity: 3,
+        unit_price: { amount: 410, currency: 'USD' },
+        weight_oz: null,
+        requires_shipping: true,
+      },
+      {
+        external_line_id: String(o.products[1].id),
+        sku: 'E-BOOK',
+        name: 'Towel 2',
+        quantity: 1,
+        unit_price: { amount: 1250, currency: 'USD' },
+        weight_oz: null,
+        requires_shipping: false,
+      },
     ]);
     expect(order.raw_updated_at).toMatch(/^\w{3}, \d{2} \w{3} \d{4} \d{2}:\d{2}:\d{2} \+0000$/);
     expect(await api.channel.fetchOrder(conn(), '999999')).toBeNull();
@@ -229,30 +264,49 @@ describe('tracking back: fulfill', () => {
       ],
     });
     expect(o.status_id).toBe(2);
-    expect(await api.channel.fulfill(c, { externalOrderId: String(o.id), tracking: tracking('1ZA1'), notifyCustomer: true })).toEqual({ outcome: 'already_fulfilled', refs: (first as { refs: string[] }).refs });
+    expect(await api.channel.fulfill(c, { externalOrderId: String(o.id), tracking: tracking('1ZA1'), notifyCustomer: true })).toEqual({
+      outcome: 'already_fulfilled',
+      refs: (first as { refs: string[] }).refs,
+    });
     expect(api.fake.count('createOrderShipments')).toBe(1);
     const read = (await api.channel.fetchOrder(c, String(o.id)))!;
     expect(read.platform_status).toBe('2');
     expect(read.fulfillments).toEqual([{ id: (first as { refs: string[] }).refs[0], status: 'success', tracking_numbers: ['1ZA1'] }]);
     // Another tracking number finds nothing left to ship.
-    expect(await api.channel.fulfill(c, { externalOrderId: String(o.id), tracking: tracking('1ZA2'), notifyCustomer: false })).toMatchObject({ outcome: 'closed' });
+    expect(await api.channel.fulfill(c, { externalOrderId: String(o.id), tracking: tracking('1ZA2'), notifyCustomer: false })).toMatchObject({
+      outcome: 'closed',
+    });
   });
 
   it('ships only the lines asked for', async () => {
     const o = api.fake.store.seedOrder({ products: [{ quantity: 3 }, { quantity: 1 }] });
-    const result = await api.channel.fulfill(conn(), { externalOrderId: String(o.id), lines: [{ external_line_id: String(o.products[0].id), quantity: 2 }], tracking: tracking('1ZC3'), notifyCustomer: false });
+    const result = await api.channel.fulfill(conn(), {
+      externalOrderId: String(o.id),
+      lines: [{ external_line_id: String(o.products[0].id), quantity: 2 }],
+      tracking: tracking('1ZC3'),
+      notifyCustomer: false,
+    });
     expect(result.outcome).toBe('created');
     expect(o.products.map((p) => p.quantity_shipped)).toEqual([2, 0]);
     expect(o.status_id).toBe(3);
   });
 
   it('cancelled, declined or refunded orders are closed; awaiting payment waits; nothing is written', async () => {
-    for (const [status, outcome] of [[5, 'closed'], [6, 'closed'], [4, 'closed'], [7, 'on_hold']] as const) {
+    for (const [status, outcome] of [
+      [5, 'closed'],
+      [6, 'closed'],
+      [4, 'closed'],
+      [7, 'on_hold'],
+    ] as const) {
       const o = api.fake.store.seedOrder({ status_id: status });
-      expect(await api.channel.fulfill(conn(), { externalOrderId: String(o.id), tracking: tracking(`1ZD${status}`), notifyCustomer: false })).toMatchObject({ outcome });
+      expect(await api.channel.fulfill(conn(), { externalOrderId: String(o.id), tracking: tracking(`1ZD${status}`), notifyCustomer: false })).toMatchObject({
+        outcome,
+      });
     }
     expect(api.fake.count('createOrderShipments')).toBe(0);
-    expect((await rejection(api.channel.fulfill(conn(), { externalOrderId: '424242', tracking: tracking('1ZD6'), notifyCustomer: false }))).kind).toBe('not_found');
+    expect((await rejection(api.channel.fulfill(conn(), { externalOrderId: '424242', tracking: tracking('1ZD6'), notifyCustomer: false }))).kind).toBe(
+      'not_found',
+    );
   });
 
   it('an answer lost after BigCommerce made the shipment: not re-sent, and the next attempt finds it', async () => {
@@ -269,7 +323,7 @@ describe('tracking back: fulfill', () => {
     expect(o.shipments).toHaveLength(1);
   });
 
-  it('a refusal carries BigCommerce\'s messages', async () => {
+  it("a refusal carries BigCommerce's messages", async () => {
     const o = api.fake.store.seedOrder();
     api.fake.fail('createOrderShipments', { kind: 'status', status: 400, body: [{ status: 400, message: 'The field tracking_carrier is invalid.' }] });
     const err = await rejection(api.channel.fulfill(conn(), { externalOrderId: String(o.id), tracking: tracking('1ZG7'), notifyCustomer: false }));
@@ -304,12 +358,21 @@ describe('limits and failures', () => {
     expect(err).toMatchObject({ kind: 'throttled', retryAfterMs: 30_000, platformStatus: '429', retryable: true });
     const o = api.fake.store.seedOrder();
     api.fake.fail('createOrderShipments', { kind: 'status', status: 429, resetMs: 10 });
-    expect(await rejection(api.channel.fulfill(conn(), { externalOrderId: String(o.id), tracking: tracking('1ZT1'), notifyCustomer: false }))).toMatchObject({ kind: 'throttled', retryAfterMs: 10 });
+    expect(await rejection(api.channel.fulfill(conn(), { externalOrderId: String(o.id), tracking: tracking('1ZT1'), notifyCustomer: false }))).toMatchObject({
+      kind: 'throttled',
+      retryAfterMs: 10,
+    });
     expect(api.fake.count('createOrderShipments')).toBe(1);
   });
 
   it('5xx is retried for reads and ends as server_error; 401 is unauthorized', async () => {
-    api.fake.fail('getOrderStatuses', { kind: 'status', status: 503 }, { kind: 'status', status: 503 }, { kind: 'status', status: 503 }, { kind: 'status', status: 503 });
+    api.fake.fail(
+      'getOrderStatuses',
+      { kind: 'status', status: 503 },
+      { kind: 'status', status: 503 },
+      { kind: 'status', status: 503 },
+      { kind: 'status', status: 503 },
+    );
     const err = await rejection(api.channel.testConnection(conn()));
     expect(err).toMatchObject({ kind: 'server_error', platformStatus: '503', retryable: true });
     expect(api.fake.count('getOrderStatuses')).toBeGreaterThan(1);

@@ -59,7 +59,8 @@ function statusError(operation: string, res: ChannelHttpResponse): ChannelError 
   const suffix = detail ? `: ${detail}` : '';
   const options = { platformStatus: res.status, messages: messages.length ? messages : [`HTTP ${res.status}`] };
   if (res.status === 401) return new ChannelError(PLATFORM, 'unauthorized', `BigCommerce refused the access token (401)${suffix}`, options);
-  if (res.status === 403) return new ChannelError(PLATFORM, 'unauthorized', `BigCommerce refused ${operation}: the API account lacks a scope (403)${suffix}`, options);
+  if (res.status === 403)
+    return new ChannelError(PLATFORM, 'unauthorized', `BigCommerce refused ${operation}: the API account lacks a scope (403)${suffix}`, options);
   if (res.status === 404) return new ChannelError(PLATFORM, 'not_found', `BigCommerce has no such store or resource (404)${suffix}`, options);
   return new ChannelError(PLATFORM, 'rejected', `BigCommerce refused ${operation} (${res.status})${suffix}`, options);
 }
@@ -74,7 +75,8 @@ function accessToken(conn: ChannelConnection): string {
 
 function webhookSecret(conn: ChannelConnection): string {
   const secret = conn.credentials.webhook_secret;
-  if (typeof secret !== 'string' || secret === '') throw new ChannelError(PLATFORM, 'rejected', 'The integration has no webhook secret to give BigCommerce', { platformStatus: 'webhook_secret' });
+  if (typeof secret !== 'string' || secret === '')
+    throw new ChannelError(PLATFORM, 'rejected', 'The integration has no webhook secret to give BigCommerce', { platformStatus: 'webhook_secret' });
   return secret;
 }
 
@@ -149,7 +151,10 @@ export class BigcommerceChannel implements Channel {
     // The order statuses: one small authenticated read of the Orders API we need (the scope the
     // token must grant), the same for every store, touching no order.
     const body = await this.read(conn, 'connection_test', '/v2/order_statuses', this.deadline(ctx), ctx);
-    if (!Array.isArray(body)) throw body === null ? new ChannelError(PLATFORM, 'not_found', 'BigCommerce has no such store (404)', { platformStatus: 404 }) : malformed('connection_test');
+    if (!Array.isArray(body))
+      throw body === null
+        ? new ChannelError(PLATFORM, 'not_found', 'BigCommerce has no such store (404)', { platformStatus: 404 })
+        : malformed('connection_test');
     return { scopes: [] };
   }
 
@@ -193,7 +198,12 @@ export class BigcommerceChannel implements Channel {
   async reactivateWebhookSubscription(conn: ChannelConnection, id: string, ctx?: ChannelCallContext): Promise<void> {
     if (!ORDER_ID.test(id)) throw new ChannelError(PLATFORM, 'not_found', `${id} is not a BigCommerce hook id`);
     // Setting is_active to true twice is the same as once: safe to re-send.
-    const res = await this.send(conn, { operation: 'webhooks_reactivate', method: 'PUT', path: `/v3/hooks/${id}`, json: { is_active: true }, idempotent: true }, this.deadline(ctx), ctx);
+    const res = await this.send(
+      conn,
+      { operation: 'webhooks_reactivate', method: 'PUT', path: `/v3/hooks/${id}`, json: { is_active: true }, idempotent: true },
+      this.deadline(ctx),
+      ctx,
+    );
     if (res.status >= 300) throw statusError('webhooks_reactivate', res);
   }
 
@@ -244,10 +254,17 @@ export class BigcommerceChannel implements Channel {
   verifyWebhook = verifyBigcommerceWebhook;
 
   parseWebhookOrder(topic: string, body: unknown): WebhookContent {
-    if (!WEBHOOK_TOPICS.includes(topic)) throw new ChannelError(PLATFORM, 'rejected', `BigCommerce scope ${topic} is not one we handle`, { messages: [`unhandled scope ${topic}`], platformStatus: 'scope' });
+    if (!WEBHOOK_TOPICS.includes(topic))
+      throw new ChannelError(PLATFORM, 'rejected', `BigCommerce scope ${topic} is not one we handle`, {
+        messages: [`unhandled scope ${topic}`],
+        platformStatus: 'scope',
+      });
     const id = this.webhookOrderId(body);
     if (!id || !ORDER_ID.test(id) || obj(obj(body).data).type !== 'order') {
-      throw new ChannelError(PLATFORM, 'rejected', `The ${topic} delivery does not name an order`, { messages: ['body does not name an order'], platformStatus: 'body' });
+      throw new ChannelError(PLATFORM, 'rejected', `The ${topic} delivery does not name an order`, {
+        messages: ['body does not name an order'],
+        platformStatus: 'body',
+      });
     }
     // Deliveries are thin: the apply step fetches the order.
     return { kind: 'fetch', external_id: id };
@@ -269,7 +286,12 @@ export class BigcommerceChannel implements Channel {
     if (plan.kind === 'already_fulfilled') return { outcome: 'already_fulfilled', refs: plan.refs };
     if (plan.kind !== 'post') return { outcome: plan.kind, message: plan.message };
     // Never re-sent: after a lost answer the next attempt's read finds the shipment instead.
-    const res = await this.send(conn, { operation: 'shipment_create', method: 'POST', path: `/v2/orders/${id}/shipments`, json: plan.body, idempotent: false }, deadline, ctx);
+    const res = await this.send(
+      conn,
+      { operation: 'shipment_create', method: 'POST', path: `/v2/orders/${id}/shipments`, json: plan.body, idempotent: false },
+      deadline,
+      ctx,
+    );
     if (res.status >= 300) throw statusError('shipment_create', res);
     const shipmentId = obj(readJson(PLATFORM, NAME, res)).id;
     if (typeof shipmentId !== 'number') throw malformed('shipment_create');

@@ -10,10 +10,41 @@ const order = (over: Record<string, unknown> = {}) => ({
   billing_address: { first_name: 'Jane', last_name: 'Doe', email: 'jane@example.com', phone: '1234567890', zip: '78108' },
   ...over,
 });
-const address = { id: 132, first_name: 'Trishy', last_name: 'Smith', company: 'Acme Pty Ltd', street_1: '666 Sussex St', street_2: '', city: 'San Antonio', zip: '78251', country: 'United States', country_iso2: 'us', state: 'Texas', email: '', phone: '', shipping_method: 'None' };
-const product = (over: Record<string, unknown> = {}) => ({ id: 65, order_address_id: 132, name: 'Towel', sku: 'S-ORAN', type: 'physical', base_price: '55.9900', price_ex_tax: '51.9900', quantity: 2, quantity_shipped: 0, ...over });
+const address = {
+  id: 132,
+  first_name: 'Trishy',
+  last_name: 'Smith',
+  company: 'Acme Pty Ltd',
+  street_1: '666 Sussex St',
+  street_2: '',
+  city: 'San Antonio',
+  zip: '78251',
+  country: 'United States',
+  country_iso2: 'us',
+  state: 'Texas',
+  email: '',
+  phone: '',
+  shipping_method: 'None',
+};
+const product = (over: Record<string, unknown> = {}) => ({
+  id: 65,
+  order_address_id: 132,
+  name: 'Towel',
+  sku: 'S-ORAN',
+  type: 'physical',
+  base_price: '55.9900',
+  price_ex_tax: '51.9900',
+  quantity: 2,
+  quantity_shipped: 0,
+  ...over,
+});
 const parts = (over: Partial<OrderParts> = {}): OrderParts => ({ order: order(), products: [product()], shippingAddresses: [address], shipments: [], ...over });
-const request = (over: Record<string, unknown> = {}) => ({ externalOrderId: '218', tracking: { company: 'ups', number: '1ZX', url: null, carrier: 'ups', service: null }, notifyCustomer: false, ...over });
+const request = (over: Record<string, unknown> = {}) => ({
+  externalOrderId: '218',
+  tracking: { company: 'ups', number: '1ZX', url: null, carrier: 'ups', service: null },
+  notifyCustomer: false,
+  ...over,
+});
 
 describe('parseOrder', () => {
   it('maps an order, its first address and products', () => {
@@ -26,8 +57,27 @@ describe('parseOrder', () => {
       cancelled_at: null,
       currency: 'USD',
       customer: { name: 'Jane Doe', email: 'jane@example.com', phone: '1234567890' },
-      ship_to: { name: 'Trishy Smith', company: 'Acme Pty Ltd', street1: '666 Sussex St', city: 'San Antonio', state: 'TX', postal_code: '78251', country: 'US', email: 'jane@example.com' },
-      line_items: [{ external_line_id: '65', sku: 'S-ORAN', name: 'Towel', quantity: 2, unit_price: { amount: 5199, currency: 'USD' }, weight_oz: null, requires_shipping: true }],
+      ship_to: {
+        name: 'Trishy Smith',
+        company: 'Acme Pty Ltd',
+        street1: '666 Sussex St',
+        city: 'San Antonio',
+        state: 'TX',
+        postal_code: '78251',
+        country: 'US',
+        email: 'jane@example.com',
+      },
+      line_items: [
+        {
+          external_line_id: '65',
+          sku: 'S-ORAN',
+          name: 'Towel',
+          quantity: 2,
+          unit_price: { amount: 5199, currency: 'USD' },
+          weight_oz: null,
+          requires_shipping: true,
+        },
+      ],
       shipping_line: null,
       fulfillments: [],
       raw_updated_at: 'Mon, 11 Mar 2019 15:17:25 +0000',
@@ -42,7 +92,16 @@ describe('parseOrder', () => {
   });
 
   it('reads shipments as fulfillments, an order with no address as no ship_to, and refuses what is not an order', () => {
-    const read = parseOrder(parts({ shippingAddresses: [], products: [product({ order_address_id: 0, type: 'digital' })], shipments: [{ id: 6, tracking_number: 'EJ958083578US' }, { id: 7, tracking_number: '' }] }))!;
+    const read = parseOrder(
+      parts({
+        shippingAddresses: [],
+        products: [product({ order_address_id: 0, type: 'digital' })],
+        shipments: [
+          { id: 6, tracking_number: 'EJ958083578US' },
+          { id: 7, tracking_number: '' },
+        ],
+      }),
+    )!;
     expect(read.ship_to).toBeNull();
     expect(read.line_items[0].requires_shipping).toBe(false);
     expect(read.fulfillments).toEqual([
@@ -77,7 +136,10 @@ describe('listing cursor', () => {
 
 describe('planShipment', () => {
   it('finds an earlier attempt by tracking number first', () => {
-    expect(planShipment(parts({ order: order({ status_id: 2 }), shipments: [{ id: 9, tracking_number: '1ZX' }] }), request(), 'ups')).toEqual({ kind: 'already_fulfilled', refs: ['218/shipments/9'] });
+    expect(planShipment(parts({ order: order({ status_id: 2 }), shipments: [{ id: 9, tracking_number: '1ZX' }] }), request(), 'ups')).toEqual({
+      kind: 'already_fulfilled',
+      refs: ['218/shipments/9'],
+    });
   });
 
   it('closes cancelled, declined, refunded and abandoned orders and holds unpaid ones', () => {
@@ -87,13 +149,42 @@ describe('planShipment', () => {
   });
 
   it('ships what is left of the first address, or the lines asked for', () => {
-    const products = [product(), product({ id: 66, quantity: 3, quantity_shipped: 1 }), product({ id: 67, order_address_id: 999 }), product({ id: 68, type: 'digital', order_address_id: 0 })];
-    const all = planShipment(parts({ products }), request({ tracking: { company: 'dhl', number: '1ZX', url: 'https://t.example/1ZX', carrier: 'dhl_express', service: 'Express' } }), 'dhl');
+    const products = [
+      product(),
+      product({ id: 66, quantity: 3, quantity_shipped: 1 }),
+      product({ id: 67, order_address_id: 999 }),
+      product({ id: 68, type: 'digital', order_address_id: 0 }),
+    ];
+    const all = planShipment(
+      parts({ products }),
+      request({ tracking: { company: 'dhl', number: '1ZX', url: 'https://t.example/1ZX', carrier: 'dhl_express', service: 'Express' } }),
+      'dhl',
+    );
     expect(all).toEqual({
       kind: 'post',
-      body: { order_address_id: 132, tracking_number: '1ZX', tracking_carrier: 'dhl', tracking_link: 'https://t.example/1ZX', shipping_method: 'Express', items: [{ order_product_id: 65, quantity: 2 }, { order_product_id: 66, quantity: 2 }] },
+      body: {
+        order_address_id: 132,
+        tracking_number: '1ZX',
+        tracking_carrier: 'dhl',
+        tracking_link: 'https://t.example/1ZX',
+        shipping_method: 'Express',
+        items: [
+          { order_product_id: 65, quantity: 2 },
+          { order_product_id: 66, quantity: 2 },
+        ],
+      },
     });
-    const some = planShipment(parts({ products }), request({ lines: [{ external_line_id: '66', quantity: 5 }, { external_line_id: '67', quantity: 1 }, { external_line_id: 'x', quantity: 1 }] }), null);
+    const some = planShipment(
+      parts({ products }),
+      request({
+        lines: [
+          { external_line_id: '66', quantity: 5 },
+          { external_line_id: '67', quantity: 1 },
+          { external_line_id: 'x', quantity: 1 },
+        ],
+      }),
+      null,
+    );
     expect(some).toMatchObject({ kind: 'post', body: { tracking_carrier: '', items: [{ order_product_id: 66, quantity: 2 }] } });
     expect(planShipment(parts({ products: [product({ quantity_shipped: 2 })] }), request(), 'ups').kind).toBe('closed');
   });

@@ -178,9 +178,7 @@ export function nextCursor(current: ListCursor, orders: unknown[], limit: number
 // ---- Write-back ----------------------------------------------------------------------------
 
 export type ShipmentPlan =
-  | { kind: 'already_fulfilled'; refs: string[] }
-  | { kind: 'on_hold' | 'closed'; message: string }
-  | { kind: 'post'; body: ShipmentBody };
+  { kind: 'already_fulfilled'; refs: string[] } | { kind: 'on_hold' | 'closed'; message: string } | { kind: 'post'; body: ShipmentBody };
 
 export interface ShipmentBody {
   order_address_id: number;

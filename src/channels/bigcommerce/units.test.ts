@@ -36,7 +36,13 @@ describe('BigCommerce units', () => {
   });
 
   it('maps carriers to tracking_carrier values and state names to codes', () => {
-    expect([trackingCarrier('ups'), trackingCarrier('usps'), trackingCarrier('fedex'), trackingCarrier('dhl_express'), trackingCarrier('acme')]).toEqual(['ups', 'usps', 'fedex', 'dhl', null]);
+    expect([trackingCarrier('ups'), trackingCarrier('usps'), trackingCarrier('fedex'), trackingCarrier('dhl_express'), trackingCarrier('acme')]).toEqual([
+      'ups',
+      'usps',
+      'fedex',
+      'dhl',
+      null,
+    ]);
     expect(stateCode('Texas', 'US')).toBe('TX');
     expect(stateCode('tx', 'US')).toBe('TX');
     expect(stateCode('Québec', 'CA')).toBe('QC');
@@ -53,14 +59,23 @@ describe('BigCommerce connection', () => {
     expect(bigcommerce.defaultOrigin('AbC123')).toBe('https://api.bigcommerce.com/stores/abc123');
   });
 
-  it('takes an access token only; the webhook secret is the service\'s', () => {
+  it("takes an access token only; the webhook secret is the service's", () => {
     expect(bigcommerceCredentialProblems({ access_token: 'tok' })).toEqual({ kind: 'token', details: [] });
     expect(bigcommerceCredentialProblems({}).details.map((d) => d.field)).toEqual(['credentials.access_token']);
-    expect(bigcommerceCredentialProblems({ access_token: 'tok', webhook_secret: 's', client_id: 'c' }).details.map((d) => d.field)).toEqual(['credentials.webhook_secret', 'credentials.client_id']);
+    expect(bigcommerceCredentialProblems({ access_token: 'tok', webhook_secret: 's', client_id: 'c' }).details.map((d) => d.field)).toEqual([
+      'credentials.webhook_secret',
+      'credentials.client_id',
+    ]);
     expect(bigcommerceCredentialProblems('tok').details).toHaveLength(1);
     expect(bigcommerce.webhookSecret({ access_token: 'tok', webhook_secret: 'sec' })).toBe('sec');
     expect(bigcommerce.webhookSecret({ access_token: 'tok' })).toBeNull();
-    expect(bigcommerce).toMatchObject({ slug: 'bigcommerce', name: 'BigCommerce', generatesWebhookSecret: true, secretCredentialFields: ['access_token', 'webhook_secret'], oauthScopes: [] });
+    expect(bigcommerce).toMatchObject({
+      slug: 'bigcommerce',
+      name: 'BigCommerce',
+      generatesWebhookSecret: true,
+      secretCredentialFields: ['access_token', 'webhook_secret'],
+      oauthScopes: [],
+    });
     expect(bigcommerce.authorizeUrl).toBeUndefined();
     const channel = bigcommerce.createChannel({} as never);
     expect(channel.exchangeCode).toBeUndefined();

@@ -99,19 +99,80 @@ export { toMinorUnits } from '../money.js';
  */
 const STATE_CODES: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   US: {
-    alabama: 'AL', alaska: 'AK', arizona: 'AZ', arkansas: 'AR', california: 'CA', colorado: 'CO', connecticut: 'CT', delaware: 'DE',
-    'district of columbia': 'DC', florida: 'FL', georgia: 'GA', hawaii: 'HI', idaho: 'ID', illinois: 'IL', indiana: 'IN', iowa: 'IA',
-    kansas: 'KS', kentucky: 'KY', louisiana: 'LA', maine: 'ME', maryland: 'MD', massachusetts: 'MA', michigan: 'MI', minnesota: 'MN',
-    mississippi: 'MS', missouri: 'MO', montana: 'MT', nebraska: 'NE', nevada: 'NV', 'new hampshire': 'NH', 'new jersey': 'NJ',
-    'new mexico': 'NM', 'new york': 'NY', 'north carolina': 'NC', 'north dakota': 'ND', ohio: 'OH', oklahoma: 'OK', oregon: 'OR',
-    pennsylvania: 'PA', 'rhode island': 'RI', 'south carolina': 'SC', 'south dakota': 'SD', tennessee: 'TN', texas: 'TX', utah: 'UT',
-    vermont: 'VT', virginia: 'VA', washington: 'WA', 'west virginia': 'WV', wisconsin: 'WI', wyoming: 'WY', 'puerto rico': 'PR',
-    guam: 'GU', 'american samoa': 'AS', 'northern mariana islands': 'MP', 'virgin islands': 'VI', 'armed forces americas': 'AA',
-    'armed forces europe': 'AE', 'armed forces pacific': 'AP',
+    alabama: 'AL',
+    alaska: 'AK',
+    arizona: 'AZ',
+    arkansas: 'AR',
+    california: 'CA',
+    colorado: 'CO',
+    connecticut: 'CT',
+    delaware: 'DE',
+    'district of columbia': 'DC',
+    florida: 'FL',
+    georgia: 'GA',
+    hawaii: 'HI',
+    idaho: 'ID',
+    illinois: 'IL',
+    indiana: 'IN',
+    iowa: 'IA',
+    kansas: 'KS',
+    kentucky: 'KY',
+    louisiana: 'LA',
+    maine: 'ME',
+    maryland: 'MD',
+    massachusetts: 'MA',
+    michigan: 'MI',
+    minnesota: 'MN',
+    mississippi: 'MS',
+    missouri: 'MO',
+    montana: 'MT',
+    nebraska: 'NE',
+    nevada: 'NV',
+    'new hampshire': 'NH',
+    'new jersey': 'NJ',
+    'new mexico': 'NM',
+    'new york': 'NY',
+    'north carolina': 'NC',
+    'north dakota': 'ND',
+    ohio: 'OH',
+    oklahoma: 'OK',
+    oregon: 'OR',
+    pennsylvania: 'PA',
+    'rhode island': 'RI',
+    'south carolina': 'SC',
+    'south dakota': 'SD',
+    tennessee: 'TN',
+    texas: 'TX',
+    utah: 'UT',
+    vermont: 'VT',
+    virginia: 'VA',
+    washington: 'WA',
+    'west virginia': 'WV',
+    wisconsin: 'WI',
+    wyoming: 'WY',
+    'puerto rico': 'PR',
+    guam: 'GU',
+    'american samoa': 'AS',
+    'northern mariana islands': 'MP',
+    'virgin islands': 'VI',
+    'armed forces americas': 'AA',
+    'armed forces europe': 'AE',
+    'armed forces pacific': 'AP',
   },
   CA: {
-    alberta: 'AB', 'british columbia': 'BC', manitoba: 'MB', 'new brunswick': 'NB', 'newfoundland and labrador': 'NL', 'nova scotia': 'NS',
-    'northwest territories': 'NT', nunavut: 'NU', ontario: 'ON', 'prince edward island': 'PE', quebec: 'QC', saskatchewan: 'SK', yukon: 'YT',
+    alberta: 'AB',
+    'british columbia': 'BC',
+    manitoba: 'MB',
+    'new brunswick': 'NB',
+    'newfoundland and labrador': 'NL',
+    'nova scotia': 'NS',
+    'northwest territories': 'NT',
+    nunavut: 'NU',
+    ontario: 'ON',
+    'prince edward island': 'PE',
+    quebec: 'QC',
+    saskatchewan: 'SK',
+    yukon: 'YT',
   },
 };
 
@@ -121,5 +182,12 @@ export function stateCode(state: string, countryIso2: string): string {
   if (!table) return state;
   const trimmed = state.trim();
   if (Object.values(table).includes(trimmed.toUpperCase())) return trimmed.toUpperCase();
-  return table[trimmed.toLowerCase().normalize('NFD').replace(/[\u0300-\u036f]/g, '')] ?? trimmed;
+  return (
+    table[
+      trimmed
+        .toLowerCase()
+        .normalize('NFD')
+        .replace(/[\u0300-\u036f]/g, '')
+    ] ?? trimmed
+  );
 }

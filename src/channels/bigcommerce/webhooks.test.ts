@@ -1,9 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { deliveryIdOf, verifyBigcommerceWebhook } from './webhooks.js';
 
-const body = { created_at: 1561482670, store_id: '1025646', producer: 'stores/abc123', scope: 'store/order/created', hash: '352e4afc6dd3fc85ea26bfdf3f91852604d57528', data: { type: 'order', id: 250 } };
+const body = {
+  created_at: 1561482670,
+  store_id: '1025646',
+  producer: 'stores/abc123',
+  scope: 'store/order/created',
+  hash: '352e4afc6dd3fc85ea26bfdf3f91852604d57528',
+  data: { type: 'order', id: 250 },
+};
 const raw = JSON.stringify(body);
-const verify = (headers: Record<string, string>, rawBody: string = raw, storeRef = 'abc123') => verifyBigcommerceWebhook({ headers, rawBody, secret: 's3cret', storeRef });
+const verify = (headers: Record<string, string>, rawBody: string = raw, storeRef = 'abc123') =>
+  verifyBigcommerceWebhook({ headers, rawBody, secret: 's3cret', storeRef });
 
 describe('BigCommerce webhook verification', () => {
   it('accepts the secret header (any case) and reads scope, store and delivery id', () => {

@@ -10,7 +10,6 @@ import type { WebhookVerifyInput, WebhookVerifyResult } from '../types.js';
 import { header } from '../webhook-input.js';
 import { SECRET_HEADER } from './units.js';
 
-
 /** Equal in constant time: both sides hashed first, so their lengths leak nothing either. */
 function sameSecret(given: string, expected: string): boolean {
   const a = createHash('sha256').update(given).digest();

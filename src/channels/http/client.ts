@@ -253,6 +253,9 @@ export function readJson(platform: string, platformName: string, res: ChannelHtt
   try {
     return JSON.parse(res.body);
   } catch (err) {
-    throw new ChannelError(platform, 'server_error', `${platformName} answered ${res.status} with a body that is not JSON`, { platformStatus: res.status, cause: err });
+    throw new ChannelError(platform, 'server_error', `${platformName} answered ${res.status} with a body that is not JSON`, {
+      platformStatus: res.status,
+      cause: err,
+    });
   }
 }

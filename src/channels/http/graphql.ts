@@ -111,10 +111,15 @@ export async function sendGraphql(http: ChannelHttpClient, call: GraphqlCall): P
         await http.sleep(retryAfterMs);
         continue;
       }
-      throw new ChannelError(call.platform, 'throttled', `${call.platformName} throttled ${call.operation}; its query budget refills in ${Math.ceil(retryAfterMs / 1000)} s`, {
-        retryAfterMs,
-        platformStatus: THROTTLED,
-      });
+      throw new ChannelError(
+        call.platform,
+        'throttled',
+        `${call.platformName} throttled ${call.operation}; its query budget refills in ${Math.ceil(retryAfterMs / 1000)} s`,
+        {
+          retryAfterMs,
+          platformStatus: THROTTLED,
+        },
+      );
     }
     const data = body.data && typeof body.data === 'object' ? (body.data as Record<string, unknown>) : null;
     return { res, data, errors };

@@ -48,7 +48,10 @@ describe('the fake Shopify checks what it is sent', () => {
 describe('connection and webhook subscriptions', () => {
   it('tests the connection: shop name and granted scopes', async () => {
     const result = await api.channel.testConnection(conn());
-    expect(result).toEqual({ shopName: 'Fake Goods', scopes: ['read_orders', 'read_merchant_managed_fulfillment_orders', 'write_merchant_managed_fulfillment_orders'] });
+    expect(result).toEqual({
+      shopName: 'Fake Goods',
+      scopes: ['read_orders', 'read_merchant_managed_fulfillment_orders', 'write_merchant_managed_fulfillment_orders'],
+    });
     expect(outcomes).toEqual([{ operation: 'connection_test', outcome: 'success' }]);
     expect(api.fake.requests[0].headers['x-shopify-access-token']).toBe(api.fake.accessToken);
   });
@@ -84,7 +87,12 @@ describe('orders in', () => {
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const page: { orders: ChannelOrder[]; nextCursor: string | null } = await api.channel.listOrdersUpdatedSince(c, new Date(start).toISOString(), cursor, 10);
+      const page: { orders: ChannelOrder[]; nextCursor: string | null } = await api.channel.listOrdersUpdatedSince(
+        c,
+        new Date(start).toISOString(),
+        cursor,
+        10,
+      );
       seen.push(...page.orders);
       cursor = page.nextCursor;
       pages++;
@@ -109,7 +117,11 @@ describe('orders in', () => {
   });
 
   it('fetches one order; an unknown one is null', async () => {
-    const o = api.fake.shop.seedOrder({ name: '#2001', lines: [{ sku: 'A', quantity: 3, price: '4.10', grams: 1000 }], shippingLine: { code: 'ups_ground', title: 'UPS Ground' } });
+    const o = api.fake.shop.seedOrder({
+      name: '#2001',
+      lines: [{ sku: 'A', quantity: 3, price: '4.10', grams: 1000 }],
+      shippingLine: { code: 'ups_ground', title: 'UPS Ground' },
+    });
     const order = (await api.channel.fetchOrder(conn(), String(o.id)))!;
     expect(order).toMatchObject({
       external_id: String(o.id),
@@ -131,7 +143,12 @@ describe('orders in', () => {
     await api.fake.emit('ORDERS_UPDATED', o.id);
     expect(api.received).toHaveLength(1);
     const delivery = api.received[0];
-    const verified = api.channel.verifyWebhook({ headers: delivery.headers, rawBody: delivery.raw, secret: api.fake.clientSecret, storeRef: api.fake.shopDomain });
+    const verified = api.channel.verifyWebhook({
+      headers: delivery.headers,
+      rawBody: delivery.raw,
+      secret: api.fake.clientSecret,
+      storeRef: api.fake.shopDomain,
+    });
     expect(verified).toMatchObject({ ok: true, topic: 'orders/updated', storeRef: api.fake.shopDomain, apiVersion: '2026-07' });
     if (!verified.ok) throw new Error('unreachable');
     const fromWebhook = api.channel.parseWebhookOrder(verified.topic, JSON.parse(delivery.raw.toString())) as ChannelOrder;
@@ -139,8 +156,13 @@ describe('orders in', () => {
     expect(fromWebhook.raw_updated_at).toMatch(/-05:00$/);
     expect({ ...fromWebhook, raw_updated_at: null }).toEqual({ ...fromApi, raw_updated_at: null });
     // Another secret or another shop: refused.
-    expect(api.channel.verifyWebhook({ headers: delivery.headers, rawBody: delivery.raw, secret: 'other', storeRef: api.fake.shopDomain })).toEqual({ ok: false, reason: 'bad_signature' });
-    expect(api.channel.verifyWebhook({ headers: delivery.headers, rawBody: delivery.raw, secret: api.fake.clientSecret, storeRef: 'other.myshopify.com' })).toEqual({
+    expect(api.channel.verifyWebhook({ headers: delivery.headers, rawBody: delivery.raw, secret: 'other', storeRef: api.fake.shopDomain })).toEqual({
+      ok: false,
+      reason: 'bad_signature',
+    });
+    expect(
+      api.channel.verifyWebhook({ headers: delivery.headers, rawBody: delivery.raw, secret: api.fake.clientSecret, storeRef: 'other.myshopify.com' }),
+    ).toEqual({
       ok: false,
       reason: 'wrong_store',
     });
@@ -153,7 +175,12 @@ describe('orders in', () => {
     await api.channel.createWebhookSubscription(c, 'APP_UNINSTALLED', api.receiverUrl);
     await api.fake.uninstall();
     const delivery = api.received[0];
-    const verified = api.channel.verifyWebhook({ headers: delivery.headers, rawBody: delivery.raw, secret: api.fake.clientSecret, storeRef: api.fake.shopDomain });
+    const verified = api.channel.verifyWebhook({
+      headers: delivery.headers,
+      rawBody: delivery.raw,
+      secret: api.fake.clientSecret,
+      storeRef: api.fake.shopDomain,
+    });
     if (!verified.ok) throw new Error(`refused: ${verified.reason}`);
     expect(api.channel.parseWebhookOrder(verified.topic, JSON.parse(delivery.raw.toString()))).toEqual({ kind: 'uninstalled' });
     const err = await rejection(api.channel.testConnection(c));
@@ -169,7 +196,10 @@ describe('tracking back: fulfill', () => {
     const first = await api.channel.fulfill(c, { externalOrderId: String(o.id), tracking: tracking('1ZA1'), notifyCustomer: true });
     expect(first).toEqual({ outcome: 'created', refs: [expect.stringMatching(/^gid:\/\/shopify\/Fulfillment\/\d+$/)] });
     expect(api.fake.count('fulfillmentCreate')).toBe(1);
-    expect(o.fulfillments[0]).toMatchObject({ notifyCustomer: true, tracking: [{ company: 'UPS', number: '1ZA1', url: 'https://www.ups.com/track?tracknum=1ZA1' }] });
+    expect(o.fulfillments[0]).toMatchObject({
+      notifyCustomer: true,
+      tracking: [{ company: 'UPS', number: '1ZA1', url: 'https://www.ups.com/track?tracknum=1ZA1' }],
+    });
     expect(api.fake.shop.displayFulfillmentStatus(o)).toBe('FULFILLED');
     const again = await api.channel.fulfill(c, { externalOrderId: String(o.id), tracking: tracking('1ZA1'), notifyCustomer: true });
     expect(again).toEqual({ outcome: 'already_fulfilled', refs: (first as { refs: string[] }).refs });
@@ -204,12 +234,18 @@ describe('tracking back: fulfill', () => {
 
   it('a held order is on_hold and a cancelled one closed, with nothing written', async () => {
     const held = api.fake.shop.seedOrder({ onHold: true });
-    expect(await api.channel.fulfill(conn(), { externalOrderId: String(held.id), tracking: tracking('1ZD4'), notifyCustomer: false })).toMatchObject({ outcome: 'on_hold' });
+    expect(await api.channel.fulfill(conn(), { externalOrderId: String(held.id), tracking: tracking('1ZD4'), notifyCustomer: false })).toMatchObject({
+      outcome: 'on_hold',
+    });
     const cancelled = api.fake.shop.seedOrder();
     api.fake.shop.cancelOrder(cancelled.id);
-    expect(await api.channel.fulfill(conn(), { externalOrderId: String(cancelled.id), tracking: tracking('1ZD5'), notifyCustomer: false })).toMatchObject({ outcome: 'closed' });
+    expect(await api.channel.fulfill(conn(), { externalOrderId: String(cancelled.id), tracking: tracking('1ZD5'), notifyCustomer: false })).toMatchObject({
+      outcome: 'closed',
+    });
     expect(api.fake.count('fulfillmentCreate')).toBe(0);
-    expect((await rejection(api.channel.fulfill(conn(), { externalOrderId: '424242', tracking: tracking('1ZD6'), notifyCustomer: false }))).kind).toBe('not_found');
+    expect((await rejection(api.channel.fulfill(conn(), { externalOrderId: '424242', tracking: tracking('1ZD6'), notifyCustomer: false }))).kind).toBe(
+      'not_found',
+    );
   });
 
   it('an answer lost after Shopify applied the fulfillment: no retry, and the next attempt finds it', async () => {
@@ -229,7 +265,12 @@ describe('tracking back: fulfill', () => {
 
   it('with lines, a second attempt after success writes nothing (the rest of a line is not ours)', async () => {
     const o = api.fake.shop.seedOrder({ lines: [{ quantity: 3 }] });
-    const request = { externalOrderId: String(o.id), lines: [{ external_line_id: String(o.lines[0].id), quantity: 2 }], tracking: tracking('1ZE6'), notifyCustomer: false };
+    const request = {
+      externalOrderId: String(o.id),
+      lines: [{ external_line_id: String(o.lines[0].id), quantity: 2 }],
+      tracking: tracking('1ZE6'),
+      notifyCustomer: false,
+    };
     const first = await api.channel.fulfill(conn(), request);
     expect(first.outcome).toBe('created');
     expect(await api.channel.fulfill(conn(), request)).toEqual({ outcome: 'already_fulfilled', refs: (first as { refs: string[] }).refs });
@@ -241,7 +282,9 @@ describe('tracking back: fulfill', () => {
     const o = api.fake.shop.seedOrder({ lines: [{ location: 0 }, { location: 1 }] });
     const c = conn();
     api.fake.fail('fulfillmentCreate', { kind: 'none' }, { kind: 'status', status: 503 });
-    expect((await rejection(api.channel.fulfill(c, { externalOrderId: String(o.id), tracking: tracking('1ZE7'), notifyCustomer: false }))).kind).toBe('server_error');
+    expect((await rejection(api.channel.fulfill(c, { externalOrderId: String(o.id), tracking: tracking('1ZE7'), notifyCustomer: false }))).kind).toBe(
+      'server_error',
+    );
     expect(o.fulfillments).toHaveLength(1);
     const retry = await api.channel.fulfill(c, { externalOrderId: String(o.id), tracking: tracking('1ZE7'), notifyCustomer: false });
     expect(retry).toEqual({ outcome: 'created', refs: o.fulfillments.map((f) => `gid://shopify/Fulfillment/${f.id}`) });
@@ -262,7 +305,7 @@ describe('tracking back: fulfill', () => {
     expect(outcomes.filter((x) => x.outcome === 'server_error').map((x) => x.operation)).toEqual(['fulfillments_read', 'fulfillment_create']);
   });
 
-  it('userErrors are a rejection with Shopify\'s messages', async () => {
+  it("userErrors are a rejection with Shopify's messages", async () => {
     const o = api.fake.shop.seedOrder();
     api.fake.fail('fulfillmentCreate', { kind: 'user_errors', errors: [{ field: ['fulfillment', 'trackingInfo'], message: 'Tracking number is not valid' }] });
     const err = await rejection(api.channel.fulfill(conn(), { externalOrderId: String(o.id), tracking: tracking('1ZG7'), notifyCustomer: false }));
@@ -278,7 +321,9 @@ describe('tracking back: fulfill', () => {
     await api.channel.cancelFulfillment(c, { ref: made.refs[0], externalOrderId: '1', trackingNumber: '1Z' });
     expect(o.fulfillments[0].status).toBe('CANCELLED');
     expect(o.fulfillmentOrders[0].status).toBe('OPEN');
-    expect((await rejection(api.channel.cancelFulfillment(c, { ref: 'gid://shopify/Fulfillment/1', externalOrderId: '1', trackingNumber: '1Z' }))).kind).toBe('rejected');
+    expect((await rejection(api.channel.cancelFulfillment(c, { ref: 'gid://shopify/Fulfillment/1', externalOrderId: '1', trackingNumber: '1Z' }))).kind).toBe(
+      'rejected',
+    );
     // A cancelled fulfillment does not count as written: a new attempt fulfils again.
     expect((await api.channel.fulfill(c, { externalOrderId: String(o.id), tracking: tracking('1ZH8'), notifyCustomer: false })).outcome).toBe('created');
   });
@@ -334,7 +379,10 @@ describe('OAuth', () => {
     const c = conn({ credentials: { client_id: api.fake.clientId, client_secret: api.fake.clientSecret } });
     const code = api.fake.issueCode();
     const tokens = await api.channel.exchangeCode!(c, { clientId: api.fake.clientId, clientSecret: api.fake.clientSecret, code });
-    expect(tokens).toEqual({ accessToken: expect.stringMatching(/^shpat_/), scopes: ['read_orders', 'read_merchant_managed_fulfillment_orders', 'write_merchant_managed_fulfillment_orders'] });
+    expect(tokens).toEqual({
+      accessToken: expect.stringMatching(/^shpat_/),
+      scopes: ['read_orders', 'read_merchant_managed_fulfillment_orders', 'write_merchant_managed_fulfillment_orders'],
+    });
     expect((await api.channel.testConnection({ ...c, credentials: { access_token: tokens.accessToken } })).shopName).toBe('Fake Goods');
     // A code is single-use: the second exchange is refused.
     const again = await rejection(api.channel.exchangeCode!(c, { clientId: api.fake.clientId, clientSecret: api.fake.clientSecret, code }));
@@ -352,11 +400,17 @@ describe('OAuth', () => {
       const tokens = await api.channel.exchangeCode!(c, { clientId: api.fake.clientId, clientSecret: api.fake.clientSecret, code: api.fake.issueCode() });
       expect(tokens.expiresAt).toBe(new Date(api.clock + 3600_000).toISOString());
       expect(tokens.refreshToken).toMatch(/^shprt_/);
-      const fresh = await api.channel.refreshToken!(c, { clientId: api.fake.clientId, clientSecret: api.fake.clientSecret, refreshToken: tokens.refreshToken! });
+      const fresh = await api.channel.refreshToken!(c, {
+        clientId: api.fake.clientId,
+        clientSecret: api.fake.clientSecret,
+        refreshToken: tokens.refreshToken!,
+      });
       expect(fresh.accessToken).not.toBe(tokens.accessToken);
       expect(fresh.refreshToken).not.toBe(tokens.refreshToken);
       expect((await api.channel.testConnection({ ...c, credentials: { access_token: fresh.accessToken } })).scopes).toContain('read_orders');
-      const reused = await rejection(api.channel.refreshToken!(c, { clientId: api.fake.clientId, clientSecret: api.fake.clientSecret, refreshToken: tokens.refreshToken! }));
+      const reused = await rejection(
+        api.channel.refreshToken!(c, { clientId: api.fake.clientId, clientSecret: api.fake.clientSecret, refreshToken: tokens.refreshToken! }),
+      );
       expect(reused.kind).toBe('unauthorized');
       expect(exchanges.find((e) => e.operation === 'oauth_refresh')!.request_body).toMatchObject({ grant_type: 'refresh_token', refresh_token: '[REDACTED]' });
       expect(JSON.stringify(exchanges)).not.toContain(tokens.refreshToken!);
@@ -366,7 +420,13 @@ describe('OAuth', () => {
   });
 
   it('builds the authorize URL and checks the callback hmac', () => {
-    const url = getChannelPlatform('shopify')!.authorizeUrl!({ origin: api.fake.url, clientId: api.fake.clientId, scopes: getChannelPlatform('shopify')!.oauthScopes, redirectUri: 'https://ship.example/cb', state: 's'.repeat(16) });
+    const url = getChannelPlatform('shopify')!.authorizeUrl!({
+      origin: api.fake.url,
+      clientId: api.fake.clientId,
+      scopes: getChannelPlatform('shopify')!.oauthScopes,
+      redirectUri: 'https://ship.example/cb',
+      state: 's'.repeat(16),
+    });
     expect(url).toContain(`${api.fake.url}/admin/oauth/authorize?client_id=${api.fake.clientId}&scope=read_orders%2C`);
     expect(api.channel.verifyOAuthHmac!({ shop: api.fake.shopDomain, code: 'c', hmac: '00' }, api.fake.clientSecret)).toBe(false);
   });

@@ -57,7 +57,15 @@ const PLATFORM = 'shopify';
 const NAME = 'Shopify';
 
 /** The topics whose body is an order (REST order JSON). */
-const ORDER_TOPICS = new Set(['ORDERS_CREATE', 'ORDERS_UPDATED', 'ORDERS_CANCELLED', 'ORDERS_PAID', 'ORDERS_FULFILLED', 'ORDERS_PARTIALLY_FULFILLED', 'ORDERS_EDITED']);
+const ORDER_TOPICS = new Set([
+  'ORDERS_CREATE',
+  'ORDERS_UPDATED',
+  'ORDERS_CANCELLED',
+  'ORDERS_PAID',
+  'ORDERS_FULFILLED',
+  'ORDERS_PARTIALLY_FULFILLED',
+  'ORDERS_EDITED',
+]);
 
 const rejected = (message: string, messages: string[], platformStatus: string | number) =>
   new ChannelError(PLATFORM, 'rejected', message, { messages, platformStatus });
@@ -67,13 +75,22 @@ function statusError(operation: string, res: ChannelHttpResponse): ChannelError 
   let detail = '';
   try {
     const errors = obj(readJson(PLATFORM, NAME, res)).errors;
-    detail = typeof errors === 'string' ? errors : Array.isArray(errors) ? errors.map((e) => str(obj(e).message) ?? '').filter(Boolean).join('; ') : '';
+    detail =
+      typeof errors === 'string'
+        ? errors
+        : Array.isArray(errors)
+          ? errors
+              .map((e) => str(obj(e).message) ?? '')
+              .filter(Boolean)
+              .join('; ')
+          : '';
   } catch {
     // An unreadable refusal is still a refusal.
   }
   const suffix = detail ? `: ${detail.slice(0, 300)}` : '';
   if (res.status === 401) return new ChannelError(PLATFORM, 'unauthorized', `Shopify refused the access token (401)${suffix}`, { platformStatus: 401 });
-  if (res.status === 403) return new ChannelError(PLATFORM, 'unauthorized', `Shopify refused ${operation}: the app lacks a scope (403)${suffix}`, { platformStatus: 403 });
+  if (res.status === 403)
+    return new ChannelError(PLATFORM, 'unauthorized', `Shopify refused ${operation}: the app lacks a scope (403)${suffix}`, { platformStatus: 403 });
   if (res.status === 404) return new ChannelError(PLATFORM, 'not_found', `Shopify has no such shop or resource (404)${suffix}`, { platformStatus: 404 });
   return rejected(`Shopify refused ${operation} (${res.status})${suffix}`, [detail || `HTTP ${res.status}`], res.status);
 }
@@ -83,7 +100,8 @@ function graphqlError(operation: string, errors: GraphqlError[]): ChannelError {
   const messages = errors.map((e) => e.message);
   const text = `Shopify refused ${operation}: ${messages.join('; ').slice(0, 300)}`;
   if (errors.some((e) => e.code === 'ACCESS_DENIED')) return new ChannelError(PLATFORM, 'unauthorized', text, { messages, platformStatus: 'ACCESS_DENIED' });
-  if (errors.some((e) => e.code === 'INTERNAL_SERVER_ERROR')) return new ChannelError(PLATFORM, 'server_error', text, { messages, platformStatus: 'INTERNAL_SERVER_ERROR' });
+  if (errors.some((e) => e.code === 'INTERNAL_SERVER_ERROR'))
+    return new ChannelError(PLATFORM, 'server_error', text, { messages, platformStatus: 'INTERNAL_SERVER_ERROR' });
   return rejected(text, messages, errors.find((e) => e.code)?.code ?? 'errors');
 }
 
@@ -306,7 +324,11 @@ export class ShopifyChannel implements Channel {
     return this.tokenCall(conn, 'oauth_code', buildCodeExchange(input), ctx);
   }
 
-  refreshToken(conn: ChannelConnection, input: { clientId: string; clientSecret: string; refreshToken: string }, ctx?: ChannelCallContext): Promise<OAuthTokens> {
+  refreshToken(
+    conn: ChannelConnection,
+    input: { clientId: string; clientSecret: string; refreshToken: string },
+    ctx?: ChannelCallContext,
+  ): Promise<OAuthTokens> {
     return this.tokenCall(conn, 'oauth_refresh', buildRefreshExchange(input), ctx);
   }
 

@@ -24,10 +24,12 @@ export function shopifyCredentialProblems(credentials: unknown): { kind?: 'token
     if (!FIELDS.includes(key)) details.push({ field: `credentials.${key}`, message: "is not a field of Shopify's credentials" });
   }
   for (const key of ['access_token', 'client_secret', 'client_id']) {
-    if (c[key] !== undefined && !STRING_FIELD(c[key])) details.push({ field: `credentials.${key}`, message: 'must be a non-empty string of at most 512 characters' });
+    if (c[key] !== undefined && !STRING_FIELD(c[key]))
+      details.push({ field: `credentials.${key}`, message: 'must be a non-empty string of at most 512 characters' });
   }
   if (!STRING_FIELD(c.client_secret)) {
-    if (c.client_secret === undefined) details.push({ field: 'credentials.client_secret', message: 'is required (it signs the webhooks and the OAuth callback)' });
+    if (c.client_secret === undefined)
+      details.push({ field: 'credentials.client_secret', message: 'is required (it signs the webhooks and the OAuth callback)' });
     return { details };
   }
   if (STRING_FIELD(c.access_token)) return { kind: 'token', details };

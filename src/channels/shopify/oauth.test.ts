@@ -27,7 +27,9 @@ describe('Shopify OAuth', () => {
   it('verifies the hex HMAC of the sorted query without hmac', () => {
     const query = { shop: 'fake-goods.myshopify.com', code: '0907a61c0c8d55e99db179b68161bc00', state: 'abc', timestamp: '1337178173', host: 'YWRtaW4' };
     // Shopify's documented message: sorted, `&`-joined, hmac left out.
-    expect(oauthHmacMessage({ ...query, hmac: 'x' })).toBe('code=0907a61c0c8d55e99db179b68161bc00&host=YWRtaW4&shop=fake-goods.myshopify.com&state=abc&timestamp=1337178173');
+    expect(oauthHmacMessage({ ...query, hmac: 'x' })).toBe(
+      'code=0907a61c0c8d55e99db179b68161bc00&host=YWRtaW4&shop=fake-goods.myshopify.com&state=abc&timestamp=1337178173',
+    );
     const hmac = createHmac('sha256', secret).update(oauthHmacMessage(query)).digest('hex');
     expect(verifyShopifyOAuthHmac({ ...query, hmac }, secret)).toBe(true);
     expect(verifyShopifyOAuthHmac({ ...query, hmac: hmac.toUpperCase() }, secret)).toBe(true);
@@ -44,7 +46,9 @@ describe('Shopify OAuth', () => {
       accessToken: 'shpat_1',
       scopes: ['read_orders', 'write_merchant_managed_fulfillment_orders'],
     });
-    expect(parseTokenAnswer({ access_token: 'shpat_2', scope: 'read_orders', expires_in: 3600, refresh_token: 'shprt_2', refresh_token_expires_in: 86400 }, now)).toEqual({
+    expect(
+      parseTokenAnswer({ access_token: 'shpat_2', scope: 'read_orders', expires_in: 3600, refresh_token: 'shprt_2', refresh_token_expires_in: 86400 }, now),
+    ).toEqual({
       accessToken: 'shpat_2',
       scopes: ['read_orders'],
       expiresAt: '2026-03-02T16:00:00.000Z',

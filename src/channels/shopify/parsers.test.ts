@@ -29,13 +29,29 @@ const rest = {
     phone: '+14045550100',
   },
   line_items: [
-    { id: 5000000000102, sku: 'MUG-1', title: 'Mug', name: 'Mug - Blue', quantity: 2, current_quantity: 2, price: '12.50', grams: 340, requires_shipping: true },
+    {
+      id: 5000000000102,
+      sku: 'MUG-1',
+      title: 'Mug',
+      name: 'Mug - Blue',
+      quantity: 2,
+      current_quantity: 2,
+      price: '12.50',
+      grams: 340,
+      requires_shipping: true,
+    },
     { id: 5000000000103, sku: '', title: 'Gift card', name: 'Gift card', quantity: 1, current_quantity: 1, price: '25.00', grams: 0, requires_shipping: false },
     { id: 5000000000104, sku: 'OLD', title: 'Removed', name: 'Removed', quantity: 1, current_quantity: 0, price: '1.00', grams: 10, requires_shipping: true },
   ],
   shipping_lines: [{ code: 'ups_ground', title: 'UPS Ground' }],
   fulfillments: [
-    { id: 5000000000109, admin_graphql_api_id: 'gid://shopify/Fulfillment/5000000000109', status: 'success', tracking_number: '1Z999', tracking_numbers: ['1Z999'] },
+    {
+      id: 5000000000109,
+      admin_graphql_api_id: 'gid://shopify/Fulfillment/5000000000109',
+      status: 'success',
+      tracking_number: '1Z999',
+      tracking_numbers: ['1Z999'],
+    },
   ],
 };
 
@@ -67,9 +83,33 @@ const graphql = {
   shippingLine: { code: 'ups_ground', title: 'UPS Ground' },
   lineItems: {
     nodes: [
-      { id: 'gid://shopify/LineItem/5000000000102', sku: 'MUG-1', name: 'Mug - Blue', currentQuantity: 2, requiresShipping: true, originalUnitPriceSet: { shopMoney: { amount: '12.5', currencyCode: 'USD' } }, weight: { unit: 'GRAMS', value: 340 } },
-      { id: 'gid://shopify/LineItem/5000000000103', sku: null, name: 'Gift card', currentQuantity: 1, requiresShipping: false, originalUnitPriceSet: { shopMoney: { amount: '25.0', currencyCode: 'USD' } }, weight: { unit: 'GRAMS', value: 0 } },
-      { id: 'gid://shopify/LineItem/5000000000104', sku: 'OLD', name: 'Removed', currentQuantity: 0, requiresShipping: true, originalUnitPriceSet: { shopMoney: { amount: '1.0', currencyCode: 'USD' } }, weight: { unit: 'GRAMS', value: 10 } },
+      {
+        id: 'gid://shopify/LineItem/5000000000102',
+        sku: 'MUG-1',
+        name: 'Mug - Blue',
+        currentQuantity: 2,
+        requiresShipping: true,
+        originalUnitPriceSet: { shopMoney: { amount: '12.5', currencyCode: 'USD' } },
+        weight: { unit: 'GRAMS', value: 340 },
+      },
+      {
+        id: 'gid://shopify/LineItem/5000000000103',
+        sku: null,
+        name: 'Gift card',
+        currentQuantity: 1,
+        requiresShipping: false,
+        originalUnitPriceSet: { shopMoney: { amount: '25.0', currencyCode: 'USD' } },
+        weight: { unit: 'GRAMS', value: 0 },
+      },
+      {
+        id: 'gid://shopify/LineItem/5000000000104',
+        sku: 'OLD',
+        name: 'Removed',
+        currentQuantity: 0,
+        requiresShipping: true,
+        originalUnitPriceSet: { shopMoney: { amount: '1.0', currencyCode: 'USD' } },
+        weight: { unit: 'GRAMS', value: 10 },
+      },
     ],
     pageInfo: { hasNextPage: false, endCursor: 'c3' },
   },
@@ -99,8 +139,24 @@ describe('Shopify orders', () => {
         email: 'pat@example.com',
       },
       line_items: [
-        { external_line_id: '5000000000102', sku: 'MUG-1', name: 'Mug - Blue', quantity: 2, unit_price: { amount: 1250, currency: 'USD' }, weight_oz: 11.993, requires_shipping: true },
-        { external_line_id: '5000000000103', sku: null, name: 'Gift card', quantity: 1, unit_price: { amount: 2500, currency: 'USD' }, weight_oz: null, requires_shipping: false },
+        {
+          external_line_id: '5000000000102',
+          sku: 'MUG-1',
+          name: 'Mug - Blue',
+          quantity: 2,
+          unit_price: { amount: 1250, currency: 'USD' },
+          weight_oz: 11.993,
+          requires_shipping: true,
+        },
+        {
+          external_line_id: '5000000000103',
+          sku: null,
+          name: 'Gift card',
+          quantity: 1,
+          unit_price: { amount: 2500, currency: 'USD' },
+          weight_oz: null,
+          requires_shipping: false,
+        },
       ],
       shipping_line: { code: 'ups_ground', title: 'UPS Ground' },
       fulfillments: [{ id: 'gid://shopify/Fulfillment/5000000000109', status: 'success', tracking_numbers: ['1Z999'] }],
@@ -158,7 +214,13 @@ describe('Shopify documents', () => {
 
   it('builds one fulfillmentCreate per location', () => {
     const v = fulfillmentCreateVariables(
-      { locationId: 'gid://shopify/Location/1', fulfillmentOrders: [{ id: 'gid://shopify/FulfillmentOrder/7', lines: null }, { id: 'gid://shopify/FulfillmentOrder/8', lines: [{ id: 'gid://shopify/FulfillmentOrderLineItem/9', quantity: 1 }] }] },
+      {
+        locationId: 'gid://shopify/Location/1',
+        fulfillmentOrders: [
+          { id: 'gid://shopify/FulfillmentOrder/7', lines: null },
+          { id: 'gid://shopify/FulfillmentOrder/8', lines: [{ id: 'gid://shopify/FulfillmentOrderLineItem/9', quantity: 1 }] },
+        ],
+      },
       { externalOrderId: '1', tracking: { company: 'UPS', number: '1Z1', url: null, carrier: 'ups', service: null }, notifyCustomer: true },
     );
     expect(v).toEqual({
@@ -167,7 +229,10 @@ describe('Shopify documents', () => {
         trackingInfo: { company: 'UPS', number: '1Z1' },
         lineItemsByFulfillmentOrder: [
           { fulfillmentOrderId: 'gid://shopify/FulfillmentOrder/7' },
-          { fulfillmentOrderId: 'gid://shopify/FulfillmentOrder/8', fulfillmentOrderLineItems: [{ id: 'gid://shopify/FulfillmentOrderLineItem/9', quantity: 1 }] },
+          {
+            fulfillmentOrderId: 'gid://shopify/FulfillmentOrder/8',
+            fulfillmentOrderLineItems: [{ id: 'gid://shopify/FulfillmentOrderLineItem/9', quantity: 1 }],
+          },
         ],
       },
     });
@@ -198,7 +263,10 @@ describe('Shopify fulfilment planning', () => {
   });
 
   it('fulfils every open fulfillment order, one group per location', () => {
-    const plan = planFulfillment([fo('a', 'OPEN', 'L1', [['a1', '1', 1]]), fo('b', 'IN_PROGRESS', 'L2', [['b1', '2', 1]]), fo('c', 'CLOSED', 'L1', [['c1', '3', 0]])], undefined);
+    const plan = planFulfillment(
+      [fo('a', 'OPEN', 'L1', [['a1', '1', 1]]), fo('b', 'IN_PROGRESS', 'L2', [['b1', '2', 1]]), fo('c', 'CLOSED', 'L1', [['c1', '3', 0]])],
+      undefined,
+    );
     expect(plan).toEqual({
       kind: 'plan',
       locations: [
@@ -209,7 +277,16 @@ describe('Shopify fulfilment planning', () => {
   });
 
   it('takes the shipped lines from the fulfillment orders holding them', () => {
-    const plan = planFulfillment([fo('a', 'OPEN', 'L1', [['a1', '1', 1], ['a2', '2', 3]]), fo('b', 'OPEN', 'L2', [['b1', '2', 2]])], [{ external_line_id: '2', quantity: 4 }]);
+    const plan = planFulfillment(
+      [
+        fo('a', 'OPEN', 'L1', [
+          ['a1', '1', 1],
+          ['a2', '2', 3],
+        ]),
+        fo('b', 'OPEN', 'L2', [['b1', '2', 2]]),
+      ],
+      [{ external_line_id: '2', quantity: 4 }],
+    );
     expect(plan).toEqual({
       kind: 'plan',
       locations: [
@@ -221,7 +298,9 @@ describe('Shopify fulfilment planning', () => {
 
   it('is on hold when a shipped line is held, closed when nothing is left', () => {
     expect(planFulfillment([fo('a', 'ON_HOLD', 'L1', [['a1', '1', 1]])], undefined).kind).toBe('on_hold');
-    expect(planFulfillment([fo('a', 'OPEN', 'L1', [['a1', '1', 1]]), fo('b', 'ON_HOLD', 'L2', [['b1', '2', 1]])], [{ external_line_id: '2', quantity: 1 }]).kind).toBe('on_hold');
+    expect(
+      planFulfillment([fo('a', 'OPEN', 'L1', [['a1', '1', 1]]), fo('b', 'ON_HOLD', 'L2', [['b1', '2', 1]])], [{ external_line_id: '2', quantity: 1 }]).kind,
+    ).toBe('on_hold');
     expect(planFulfillment([fo('a', 'CLOSED', 'L1', [['a1', '1', 0]])], undefined).kind).toBe('closed');
     expect(planFulfillment([fo('a', 'CANCELLED', 'L1', [['a1', '1', 1]])], undefined).kind).toBe('closed');
     expect(planFulfillment([], undefined).kind).toBe('closed');

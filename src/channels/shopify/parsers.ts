@@ -311,7 +311,9 @@ export function planFulfillment(fos: FulfillmentOrderView[], lines: FulfillReque
   if (!lines) {
     const withWork = open.filter((fo) => fo.lines.some((l) => l.remaining > 0) || fo.linesTruncated);
     if (withWork.length === 0) {
-      return held.length ? { kind: 'on_hold', message: 'The order is on hold on Shopify' } : { kind: 'closed', message: 'Shopify has nothing left to fulfil on this order' };
+      return held.length
+        ? { kind: 'on_hold', message: 'The order is on hold on Shopify' }
+        : { kind: 'closed', message: 'Shopify has nothing left to fulfil on this order' };
     }
     for (const fo of withWork) add(fo, null);
     return { kind: 'plan', locations: [...byLocation.values()] };

@@ -15,7 +15,7 @@ const headers = (over: Record<string, string | undefined> = {}) => ({
 });
 
 describe('Shopify webhook verification', () => {
-  it('accepts a delivery signed with the client secret for the integration\'s shop', () => {
+  it("accepts a delivery signed with the client secret for the integration's shop", () => {
     const r = verifyShopifyWebhook({ headers: headers(), rawBody: Buffer.from(body), secret, storeRef: 'Fake-Goods.myshopify.com' });
     expect(r).toEqual({
       ok: true,
@@ -34,16 +34,20 @@ describe('Shopify webhook verification', () => {
   });
 
   it('refuses a missing or wrong signature, a changed body, another secret', () => {
-    const v = (h: Record<string, string | undefined>, raw = body, s = secret) => verifyShopifyWebhook({ headers: h, rawBody: raw, secret: s, storeRef: 'fake-goods.myshopify.com' });
+    const v = (h: Record<string, string | undefined>, raw = body, s = secret) =>
+      verifyShopifyWebhook({ headers: h, rawBody: raw, secret: s, storeRef: 'fake-goods.myshopify.com' });
     expect(v(headers({ 'X-Shopify-Hmac-Sha256': undefined }))).toEqual({ ok: false, reason: 'missing_signature' });
     expect(v(headers({ 'X-Shopify-Hmac-Sha256': 'AAAA' }))).toEqual({ ok: false, reason: 'bad_signature' });
     expect(v(headers(), `${body} `)).toEqual({ ok: false, reason: 'bad_signature' });
     expect(v(headers(), body, 'another')).toEqual({ ok: false, reason: 'bad_signature' });
     // A hex digest of the right key is still not Shopify's base64.
-    expect(v(headers({ 'X-Shopify-Hmac-Sha256': Buffer.from(signShopifyWebhook(body, secret), 'base64').toString('hex') }))).toEqual({ ok: false, reason: 'bad_signature' });
+    expect(v(headers({ 'X-Shopify-Hmac-Sha256': Buffer.from(signShopifyWebhook(body, secret), 'base64').toString('hex') }))).toEqual({
+      ok: false,
+      reason: 'bad_signature',
+    });
   });
 
-  it('refuses another shop\'s delivery and one without a delivery id', () => {
+  it("refuses another shop's delivery and one without a delivery id", () => {
     const v = (h: Record<string, string | undefined>) => verifyShopifyWebhook({ headers: h, rawBody: body, secret, storeRef: 'fake-goods.myshopify.com' });
     expect(v(headers({ 'X-Shopify-Shop-Domain': 'other.myshopify.com' }))).toEqual({ ok: false, reason: 'wrong_store' });
     expect(v(headers({ 'X-Shopify-Shop-Domain': undefined }))).toEqual({ ok: false, reason: 'wrong_store' });

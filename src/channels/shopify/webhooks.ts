@@ -7,7 +7,6 @@
 import type { WebhookVerifyInput, WebhookVerifyResult } from '../types.js';
 import { hmacBase64, header, safeEqual } from '../webhook-input.js';
 
-
 /** What Shopify puts in `X-Shopify-Hmac-Sha256`. */
 export const signShopifyWebhook = hmacBase64;
 export { safeEqual };

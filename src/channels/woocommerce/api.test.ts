@@ -14,7 +14,11 @@ const api = useChannelApiTest({
   startAt: Date.parse('2026-03-02T15:00:00.000Z'),
   stepMs: 60_000,
   reset: (fake) => fake.site.webhooks.clear(),
-  secrets: ({ credentials: { consumer_key, consumer_secret } }) => [consumer_secret, SECRET, Buffer.from(`${consumer_key}:${consumer_secret}`).toString('base64')],
+  secrets: ({ credentials: { consumer_key, consumer_secret } }) => [
+    consumer_secret,
+    SECRET,
+    Buffer.from(`${consumer_key}:${consumer_secret}`).toString('base64'),
+  ],
 });
 const { sleeps, exchanges, outcomes } = api;
 let seq = 0;
@@ -39,7 +43,11 @@ describe('the fake WooCommerce checks what it is sent', () => {
     expect(list.status).toBe(400);
     expect(((await list.json()) as { code: string }).code).toBe('rest_invalid_param');
     const o = api.fake.site.seedOrder();
-    await fetch(`${api.fake.url}/wp-json/wc/v3/orders/${o.id}/notes`, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/json' }, body: JSON.stringify({ text: 'shipped', customer_note: 'yes' }) });
+    await fetch(`${api.fake.url}/wp-json/wc/v3/orders/${o.id}/notes`, {
+      method: 'POST',
+      headers: { authorization: auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ text: 'shipped', customer_note: 'yes' }),
+    });
     await fetch(`${api.fake.url}/wp-json/wc/v3/orders/${o.id}/fulfillments`, { method: 'POST', headers: { authorization: auth } });
     const problems = api.fake.violations.join('\n');
     expect(problems).toMatch(/orderby must be one of .*got updated/);
@@ -125,7 +133,7 @@ describe('connection and webhook subscriptions', () => {
     expect((await api.fake.emitTopic('order.updated', o)).map((d) => d.status)).toEqual([200]);
   });
 
-  it('refuses to create a webhook without our secret, and relays WooCommerce\'s refusal of a bad topic', async () => {
+  it("refuses to create a webhook without our secret, and relays WooCommerce's refusal of a bad topic", async () => {
     const c = conn();
     const noSecret = await rejection(api.channel.createWebhookSubscription({ ...c, credentials: api.fake.credentials }, 'order.created', api.receiverUrl));
     expect(noSecret.kind).toBe('rejected');
@@ -154,7 +162,12 @@ describe('orders in', () => {
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const page: { orders: ChannelOrder[]; nextCursor: string | null } = await api.channel.listOrdersUpdatedSince(c, new Date(since + 400).toISOString(), cursor, 10);
+      const page: { orders: ChannelOrder[]; nextCursor: string | null } = await api.channel.listOrdersUpdatedSince(
+        c,
+        new Date(since + 400).toISOString(),
+        cursor,
+        10,
+      );
       seen.push(...page.orders);
       cursor = page.nextCursor;
       pages++;
@@ -181,7 +194,17 @@ describe('orders in', () => {
     const o = api.fake.site.seedOrder({
       currency: 'JPY',
       billing: { first_name: 'Ann', last_name: 'Payer', email: 'ann@example.com', phone: '+815055501234' },
-      shipping: { first_name: 'Ben', last_name: 'Getter', company: 'Getter KK', address_1: '1-2-3 Ginza', address_2: '', city: 'Chuo-ku', state: 'JP13', postcode: '104-0061', country: 'jp' },
+      shipping: {
+        first_name: 'Ben',
+        last_name: 'Getter',
+        company: 'Getter KK',
+        address_1: '1-2-3 Ginza',
+        address_2: '',
+        city: 'Chuo-ku',
+        state: 'JP13',
+        postcode: '104-0061',
+        country: 'jp',
+      },
       lines: [
         { sku: 'MUG-1', name: 'Blue mug', quantity: 3, price: '1200' },
         { sku: '', name: 'Gift wrap', quantity: 1, price: '300' },
@@ -198,10 +221,36 @@ describe('orders in', () => {
       cancelled_at: null,
       currency: 'JPY',
       customer: { name: 'Ann Payer', email: 'ann@example.com', phone: '+815055501234' },
-      ship_to: { name: 'Ben Getter', company: 'Getter KK', street1: '1-2-3 Ginza', city: 'Chuo-ku', state: 'JP13', postal_code: '104-0061', country: 'JP', phone: '+815055501234', email: 'ann@example.com' },
+      ship_to: {
+        name: 'Ben Getter',
+        company: 'Getter KK',
+        street1: '1-2-3 Ginza',
+        city: 'Chuo-ku',
+        state: 'JP13',
+        postal_code: '104-0061',
+        country: 'JP',
+        phone: '+815055501234',
+        email: 'ann@example.com',
+      },
       line_items: [
-        { external_line_id: String(o.lines[0].id), sku: 'MUG-1', name: 'Blue mug', quantity: 3, unit_price: { amount: 1200, currency: 'JPY' }, weight_oz: null, requires_shipping: true },
-        { external_line_id: String(o.lines[1].id), sku: null, name: 'Gift wrap', quantity: 1, unit_price: { amount: 300, currency: 'JPY' }, weight_oz: null, requires_shipping: true },
+        {
+          external_line_id: String(o.lines[0].id),
+          sku: 'MUG-1',
+          name: 'Blue mug',
+          quantity: 3,
+          unit_price: { amount: 1200, currency: 'JPY' },
+          weight_oz: null,
+          requires_shipping: true,
+        },
+        {
+          external_line_id: String(o.lines[1].id),
+          sku: null,
+          name: 'Gift wrap',
+          quantity: 1,
+          unit_price: { amount: 300, currency: 'JPY' },
+          weight_oz: null,
+          requires_shipping: true,
+        },
       ],
       shipping_line: { code: 'flat_rate', title: 'Yamato TA-Q-BIN' },
       fulfillments: [],
@@ -223,7 +272,12 @@ describe('orders in', () => {
     // PHP's encoding: the signature covers these bytes, not a re-serialisation.
     expect(delivery.raw.toString()).toContain('\\/ B\\u00e2t');
     const verified = verify(delivery);
-    expect(verified).toMatchObject({ ok: true, topic: 'order.updated', storeRef: 'https://fake-goods.example', deliveryId: delivery.headers['x-wc-webhook-delivery-id'] });
+    expect(verified).toMatchObject({
+      ok: true,
+      topic: 'order.updated',
+      storeRef: 'https://fake-goods.example',
+      deliveryId: delivery.headers['x-wc-webhook-delivery-id'],
+    });
     if (!verified.ok) throw new Error('unreachable');
     const fromWebhook = api.channel.parseWebhookOrder(verified.topic, JSON.parse(delivery.raw.toString())) as ChannelOrder;
     expect(fromWebhook.ship_to?.street1).toBe('12 Rue de l’Église / Bât B');
@@ -233,7 +287,10 @@ describe('orders in', () => {
     // Another secret, another site, a body changed after signing, no signature: refused.
     expect(verify(delivery, { secret: 'another-secret-entirely' })).toEqual({ ok: false, reason: 'bad_signature' });
     expect(verify(delivery, { storeRef: 'https://other-shop.example' })).toEqual({ ok: false, reason: 'wrong_store' });
-    expect(verify({ headers: delivery.headers, raw: Buffer.from(delivery.raw.toString().replace('Paris', 'Lyon')) })).toEqual({ ok: false, reason: 'bad_signature' });
+    expect(verify({ headers: delivery.headers, raw: Buffer.from(delivery.raw.toString().replace('Paris', 'Lyon')) })).toEqual({
+      ok: false,
+      reason: 'bad_signature',
+    });
     const { 'x-wc-webhook-signature': _s, ...unsigned } = delivery.headers;
     expect(verify({ headers: unsigned, raw: delivery.raw })).toEqual({ ok: false, reason: 'missing_signature' });
     // The site's home URL with its trailing slash, in another case and scheme, is still this store.
@@ -257,7 +314,11 @@ describe('orders in', () => {
     if (!verified.ok) throw new Error(`refused: ${verified.reason}`);
     const content = api.channel.parseWebhookOrder(verified.topic, JSON.parse(delivery.raw.toString()));
     expect(content).toEqual({ kind: 'fetch', external_id: String(trashed.id) });
-    expect(await api.channel.fetchOrder(c, String(trashed.id))).toMatchObject({ platform_status: 'trash', cancelled: true, cancelled_at: new Date(trashed.modifiedAt).toISOString() });
+    expect(await api.channel.fetchOrder(c, String(trashed.id))).toMatchObject({
+      platform_status: 'trash',
+      cancelled: true,
+      cancelled_at: new Date(trashed.modifiedAt).toISOString(),
+    });
 
     const gone = api.fake.site.seedOrder();
     await api.fake.deleteForGood(gone.id);
@@ -323,15 +384,29 @@ describe('tracking back: fulfill as an order note, then completed', () => {
   it('a cancelled, trashed or refunded order is closed with nothing written; an unknown one not_found', async () => {
     for (const status of ['cancelled', 'trash', 'refunded']) {
       const o = api.fake.site.seedOrder({ status });
-      expect(await api.channel.fulfill(conn(), { externalOrderId: String(o.id), tracking: tracking('1ZD5'), notifyCustomer: false })).toMatchObject({ outcome: 'closed' });
+      expect(await api.channel.fulfill(conn(), { externalOrderId: String(o.id), tracking: tracking('1ZD5'), notifyCustomer: false })).toMatchObject({
+        outcome: 'closed',
+      });
     }
     expect(api.fake.count('note_create')).toBe(0);
-    expect((await rejection(api.channel.fulfill(conn(), { externalOrderId: '424242', tracking: tracking('1ZD6'), notifyCustomer: false }))).kind).toBe('not_found');
+    expect((await rejection(api.channel.fulfill(conn(), { externalOrderId: '424242', tracking: tracking('1ZD6'), notifyCustomer: false }))).kind).toBe(
+      'not_found',
+    );
   });
 
   it('some lines only: the note lists them and the order stays processing; all lines: completed', async () => {
-    const o = api.fake.site.seedOrder({ lines: [{ name: 'Blue mug', sku: 'MUG-1', quantity: 3 }, { name: 'Saucer', sku: 'SAU-1' }] });
-    const part = await api.channel.fulfill(conn(), { externalOrderId: String(o.id), lines: [{ external_line_id: String(o.lines[0].id), quantity: 2 }], tracking: tracking('1ZC3'), notifyCustomer: false });
+    const o = api.fake.site.seedOrder({
+      lines: [
+        { name: 'Blue mug', sku: 'MUG-1', quantity: 3 },
+        { name: 'Saucer', sku: 'SAU-1' },
+      ],
+    });
+    const part = await api.channel.fulfill(conn(), {
+      externalOrderId: String(o.id),
+      lines: [{ external_line_id: String(o.lines[0].id), quantity: 2 }],
+      tracking: tracking('1ZC3'),
+      notifyCustomer: false,
+    });
     expect(part.outcome).toBe('created');
     expect(o.notes[0].note).toContain('items: 2 × Blue mug (MUG-1)');
     expect(o.status).toBe('processing');
@@ -346,7 +421,10 @@ describe('tracking back: fulfill as an order note, then completed', () => {
     const made = (await api.channel.fulfill(c, { externalOrderId: String(o.id), tracking: tracking('1ZH8'), notifyCustomer: true })) as { refs: string[] };
     await api.channel.cancelFulfillment(c, { ref: made.refs[0], externalOrderId: String(o.id), trackingNumber: '1ZH8' });
     expect(o.status).toBe('processing');
-    expect(o.notes.at(-1)).toMatchObject({ customer_note: false, note: 'Shipment voided: the label with tracking number 1ZH8 was voided; this parcel will not be sent.' });
+    expect(o.notes.at(-1)).toMatchObject({
+      customer_note: false,
+      note: 'Shipment voided: the label with tracking number 1ZH8 was voided; this parcel will not be sent.',
+    });
     expect(wooFakeStore(api.fake).shippedTracking(String(o.id))).toEqual([]);
     await api.channel.cancelFulfillment(c, { ref: made.refs[0], externalOrderId: String(o.id), trackingNumber: '1ZH8' });
     expect(o.notes).toHaveLength(2);
@@ -360,7 +438,12 @@ describe('tracking back: fulfill as an order note, then completed', () => {
   it('voiding one of two shipments leaves the order completed', async () => {
     const o = api.fake.site.seedOrder({ lines: [{}, {}] });
     const c = conn();
-    const a = (await api.channel.fulfill(c, { externalOrderId: String(o.id), lines: [{ external_line_id: String(o.lines[0].id), quantity: 1 }], tracking: tracking('1ZK1'), notifyCustomer: false })) as { refs: string[] };
+    const a = (await api.channel.fulfill(c, {
+      externalOrderId: String(o.id),
+      lines: [{ external_line_id: String(o.lines[0].id), quantity: 1 }],
+      tracking: tracking('1ZK1'),
+      notifyCustomer: false,
+    })) as { refs: string[] };
     await api.channel.fulfill(c, { externalOrderId: String(o.id), tracking: tracking('1ZK2'), notifyCustomer: false });
     expect(o.status).toBe('completed');
     await api.channel.cancelFulfillment(c, { ref: a.refs[0], externalOrderId: String(o.id), trackingNumber: '1ZK1' });

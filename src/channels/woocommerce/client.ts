@@ -46,7 +46,8 @@ function statusError(operation: string, res: ChannelHttpResponse): ChannelError 
   }
   const detail = message ? `: ${message.slice(0, 300)}` : '';
   const options = { platformStatus: res.status, messages: [message ?? `HTTP ${res.status}`] };
-  if (res.status === 401 || res.status === 403) return new ChannelError(PLATFORM, 'unauthorized', `WooCommerce refused the API key for ${operation} (${res.status})${detail}`, options);
+  if (res.status === 401 || res.status === 403)
+    return new ChannelError(PLATFORM, 'unauthorized', `WooCommerce refused the API key for ${operation} (${res.status})${detail}`, options);
   if (res.status === 404) return new ChannelError(PLATFORM, 'not_found', `WooCommerce has no such site or resource for ${operation} (404)${detail}`, options);
   return rejected(`WooCommerce refused ${operation} (${res.status}${code ? ` ${code}` : ''})${detail}`, options.messages, code ?? res.status);
 }
@@ -102,7 +103,13 @@ export class WooCommerceChannel implements Channel {
   }
 
   /** A call whose every non-2xx answer is an error; the parsed body. */
-  private async call(conn: ChannelConnection, operation: string, req: Send, deadline: number, ctx?: ChannelCallContext): Promise<{ body: unknown; res: ChannelHttpResponse }> {
+  private async call(
+    conn: ChannelConnection,
+    operation: string,
+    req: Send,
+    deadline: number,
+    ctx?: ChannelCallContext,
+  ): Promise<{ body: unknown; res: ChannelHttpResponse }> {
     const res = await this.send(conn, operation, req, deadline, ctx);
     if (res.status >= 300) throw statusError(operation, res);
     return { body: readJson(PLATFORM, NAME, res), res };
@@ -114,7 +121,13 @@ export class WooCommerceChannel implements Channel {
    * does not tell a key's permissions (read, write): no scopes.
    */
   async testConnection(conn: ChannelConnection, ctx?: ChannelCallContext) {
-    const { body } = await this.call(conn, 'connection_test', { method: 'GET', path: '/orders', query: { per_page: '1' }, idempotent: true }, this.deadline(ctx), ctx);
+    const { body } = await this.call(
+      conn,
+      'connection_test',
+      { method: 'GET', path: '/orders', query: { per_page: '1' }, idempotent: true },
+      this.deadline(ctx),
+      ctx,
+    );
     if (!Array.isArray(body)) throw malformed('connection_test');
     return { scopes: [] as string[] };
   }
@@ -123,7 +136,13 @@ export class WooCommerceChannel implements Channel {
     const deadline = this.deadline(ctx);
     const out: ChannelWebhookSubscription[] = [];
     for (let page = 1; ; page++) {
-      const { body, res } = await this.call(conn, 'webhooks_list', { method: 'GET', path: '/webhooks', query: { per_page: String(MAX_PER_PAGE), page: String(page) }, idempotent: true }, deadline, ctx);
+      const { body, res } = await this.call(
+        conn,
+        'webhooks_list',
+        { method: 'GET', path: '/webhooks', query: { per_page: String(MAX_PER_PAGE), page: String(page) }, idempotent: true },
+        deadline,
+        ctx,
+      );
       if (!Array.isArray(body)) throw malformed('webhooks_list');
       for (const w of body) {
         const parsed = parseWebhook(w);
@@ -136,12 +155,18 @@ export class WooCommerceChannel implements Channel {
   async createWebhookSubscription(conn: ChannelConnection, topic: string, callbackUrl: string, ctx?: ChannelCallContext): Promise<ChannelWebhookSubscription> {
     const secret = conn.credentials.webhook_secret;
     // Without our secret WooCommerce would sign with one of its own, which no delivery could be checked against.
-    if (typeof secret !== 'string' || !secret) throw rejected('The integration has no webhook secret to give WooCommerce', ['no webhook_secret'], 'webhook_secret');
+    if (typeof secret !== 'string' || !secret)
+      throw rejected('The integration has no webhook secret to give WooCommerce', ['no webhook_secret'], 'webhook_secret');
     const { body } = await this.call(
       conn,
       'webhooks_create',
       // Not re-sent after a lost answer: reconciliation lists the webhooks and finds it.
-      { method: 'POST', path: '/webhooks', json: { name: `Shipping service: ${topic}`, status: 'active', topic, delivery_url: callbackUrl, secret }, idempotent: false },
+      {
+        method: 'POST',
+        path: '/webhooks',
+        json: { name: `Shipping service: ${topic}`, status: 'active', topic, delivery_url: callbackUrl, secret },
+        idempotent: false,
+      },
       this.deadline(ctx),
       ctx,
     );
@@ -153,14 +178,26 @@ export class WooCommerceChannel implements Channel {
   async deleteWebhookSubscription(conn: ChannelConnection, id: string, ctx?: ChannelCallContext): Promise<void> {
     if (!/^\d+$/.test(id)) return;
     // `force=true`: webhooks cannot be trashed. Deleting again answers 404, which is what we wanted.
-    const res = await this.send(conn, 'webhooks_delete', { method: 'DELETE', path: `/webhooks/${id}`, query: { force: 'true' }, idempotent: true }, this.deadline(ctx), ctx);
+    const res = await this.send(
+      conn,
+      'webhooks_delete',
+      { method: 'DELETE', path: `/webhooks/${id}`, query: { force: 'true' }, idempotent: true },
+      this.deadline(ctx),
+      ctx,
+    );
     if (res.status === 404 || res.status === 410) return;
     if (res.status >= 300) throw statusError('webhooks_delete', res);
   }
 
   /** `disabled` (after failed deliveries) or `paused` (by the merchant) back to `active`. */
   async reactivateWebhookSubscription(conn: ChannelConnection, id: string, ctx?: ChannelCallContext): Promise<void> {
-    await this.call(conn, 'webhooks_reactivate', { method: 'PUT', path: `/webhooks/${numericId('webhook', id)}`, json: { status: 'active' }, idempotent: true }, this.deadline(ctx), ctx);
+    await this.call(
+      conn,
+      'webhooks_reactivate',
+      { method: 'PUT', path: `/webhooks/${numericId('webhook', id)}`, json: { status: 'active' }, idempotent: true },
+      this.deadline(ctx),
+      ctx,
+    );
   }
 
   async listOrdersUpdatedSince(conn: ChannelConnection, sinceIso: string, cursor: string | null, pageSize: number, ctx?: ChannelCallContext) {
@@ -192,7 +229,12 @@ export class WooCommerceChannel implements Channel {
   }
 
   /** The order, and its raw status and line ids for the write-back; null when WooCommerce has none (deleted for good). */
-  private async readOrder(conn: ChannelConnection, id: string, deadline: number, ctx?: ChannelCallContext): Promise<{ order: ChannelOrder; lines: { id: string; quantity: number }[] } | null> {
+  private async readOrder(
+    conn: ChannelConnection,
+    id: string,
+    deadline: number,
+    ctx?: ChannelCallContext,
+  ): Promise<{ order: ChannelOrder; lines: { id: string; quantity: number }[] } | null> {
     const res = await this.send(conn, 'order_get', { method: 'GET', path: `/orders/${id}`, idempotent: true }, deadline, ctx);
     if (res.status === 404) return null;
     if (res.status >= 300) throw statusError('order_get', res);
@@ -287,7 +329,13 @@ export class WooCommerceChannel implements Channel {
     const read = await this.readOrder(conn, id, deadline, ctx);
     if (!read) return;
     if (others.length === 0 && read.order.platform_status === 'completed') await this.setStatus(conn, 'order_reopen', id, 'processing', deadline, ctx);
-    await this.call(conn, 'note_void', { method: 'POST', path: `/orders/${id}/notes`, json: { note: voidNote(request.trackingNumber), customer_note: false }, idempotent: false }, deadline, ctx);
+    await this.call(
+      conn,
+      'note_void',
+      { method: 'POST', path: `/orders/${id}/notes`, json: { note: voidNote(request.trackingNumber), customer_note: false }, idempotent: false },
+      deadline,
+      ctx,
+    );
   }
 }
 

@@ -47,7 +47,8 @@ export function wooCredentialProblems(credentials: unknown): { kind?: 'token' | 
     else if (!STRING_FIELD(c[key])) details.push({ field: `credentials.${key}`, message: 'must be a non-empty string of at most 512 characters' });
   }
   // HTTP Basic puts the key before a colon: a key holding one cannot be sent.
-  if (typeof c.consumer_key === 'string' && c.consumer_key.includes(':')) details.push({ field: 'credentials.consumer_key', message: 'must not contain a colon' });
+  if (typeof c.consumer_key === 'string' && c.consumer_key.includes(':'))
+    details.push({ field: 'credentials.consumer_key', message: 'must not contain a colon' });
   return details.length ? { details } : { kind: 'token', details };
 }
 

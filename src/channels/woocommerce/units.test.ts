@@ -45,7 +45,17 @@ describe('WooCommerce connection', () => {
   });
 
   it('refuses what is not a site URL', () => {
-    for (const bad of ['ftp://shop.example.com', 'https://user:pw@shop.example.com', 'https://shop.example.com/?p=1', 'https://shop.example.com/#x', 'https://shop.example.com/wp-json/wc/v3', 'https://', '', 'shop example.com', 'javascript:alert(1)']) {
+    for (const bad of [
+      'ftp://shop.example.com',
+      'https://user:pw@shop.example.com',
+      'https://shop.example.com/?p=1',
+      'https://shop.example.com/#x',
+      'https://shop.example.com/wp-json/wc/v3',
+      'https://',
+      '',
+      'shop example.com',
+      'javascript:alert(1)',
+    ]) {
       expect(normaliseSiteUrl(bad), bad).toBeNull();
     }
   });
@@ -65,7 +75,13 @@ describe('WooCommerce connection', () => {
   });
 
   it('describes the platform: no OAuth, our webhook secret, the site as origin', () => {
-    expect(woocommerce).toMatchObject({ slug: 'woocommerce', name: 'WooCommerce', oauthScopes: [], generatesWebhookSecret: true, defaultImportStatuses: ['processing'] });
+    expect(woocommerce).toMatchObject({
+      slug: 'woocommerce',
+      name: 'WooCommerce',
+      oauthScopes: [],
+      generatesWebhookSecret: true,
+      defaultImportStatuses: ['processing'],
+    });
     expect(woocommerce.authorizeUrl).toBeUndefined();
     expect(woocommerce.webhookTopics).toEqual(['order.created', 'order.updated', 'order.deleted']);
     expect(woocommerce.secretCredentialFields).toEqual(['consumer_key', 'consumer_secret', 'webhook_secret']);

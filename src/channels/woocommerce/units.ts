@@ -44,7 +44,6 @@ export function trackingCompany(carrierSlug: string): string | null {
 
 export { toMinorUnits } from '../money.js';
 
-
 /**
  * WooCommerce's `_gmt` dates (`2017-03-22T16:28:08`) carry no zone: read as UTC and written as
  * an ISO instant with milliseconds, so versions compare as strings too. A value that does carry

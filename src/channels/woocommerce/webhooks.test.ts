@@ -31,18 +31,45 @@ describe('verifyWooWebhook', () => {
   });
 
   it('refuses a bad or missing signature first, then another site, then missing headers', () => {
-    expect(verifyWooWebhook({ headers: headers(), rawBody: BODY.replace('727', '728'), secret: SECRET, storeRef: 'https://shop.example' })).toEqual({ ok: false, reason: 'bad_signature' });
-    expect(verifyWooWebhook({ headers: headers({ 'X-WC-Webhook-Signature': 'short' }), rawBody: BODY, secret: SECRET, storeRef: 'https://other.example' })).toEqual({ ok: false, reason: 'bad_signature' });
-    expect(verifyWooWebhook({ headers: headers({ 'X-WC-Webhook-Signature': undefined }), rawBody: BODY, secret: SECRET, storeRef: 'https://shop.example' })).toEqual({ ok: false, reason: 'missing_signature' });
-    expect(verifyWooWebhook({ headers: headers(), rawBody: BODY, secret: SECRET, storeRef: 'https://shop.example/store' })).toEqual({ ok: false, reason: 'wrong_store' });
-    expect(verifyWooWebhook({ headers: headers({ 'X-WC-Webhook-Source': undefined }), rawBody: BODY, secret: SECRET, storeRef: 'https://shop.example' })).toEqual({ ok: false, reason: 'wrong_store' });
-    expect(verifyWooWebhook({ headers: headers({ 'X-WC-Webhook-Delivery-ID': undefined }), rawBody: BODY, secret: SECRET, storeRef: 'https://shop.example' })).toEqual({ ok: false, reason: 'missing_headers' });
+    expect(verifyWooWebhook({ headers: headers(), rawBody: BODY.replace('727', '728'), secret: SECRET, storeRef: 'https://shop.example' })).toEqual({
+      ok: false,
+      reason: 'bad_signature',
+    });
+    expect(
+      verifyWooWebhook({ headers: headers({ 'X-WC-Webhook-Signature': 'short' }), rawBody: BODY, secret: SECRET, storeRef: 'https://other.example' }),
+    ).toEqual({ ok: false, reason: 'bad_signature' });
+    expect(
+      verifyWooWebhook({ headers: headers({ 'X-WC-Webhook-Signature': undefined }), rawBody: BODY, secret: SECRET, storeRef: 'https://shop.example' }),
+    ).toEqual({ ok: false, reason: 'missing_signature' });
+    expect(verifyWooWebhook({ headers: headers(), rawBody: BODY, secret: SECRET, storeRef: 'https://shop.example/store' })).toEqual({
+      ok: false,
+      reason: 'wrong_store',
+    });
+    expect(
+      verifyWooWebhook({ headers: headers({ 'X-WC-Webhook-Source': undefined }), rawBody: BODY, secret: SECRET, storeRef: 'https://shop.example' }),
+    ).toEqual({ ok: false, reason: 'wrong_store' });
+    expect(
+      verifyWooWebhook({ headers: headers({ 'X-WC-Webhook-Delivery-ID': undefined }), rawBody: BODY, secret: SECRET, storeRef: 'https://shop.example' }),
+    ).toEqual({ ok: false, reason: 'missing_headers' });
   });
 
   it('answers the unsigned ping without applying it, and only a bare ping body', () => {
-    expect(verifyWooWebhook({ headers: { 'content-type': 'application/x-www-form-urlencoded' }, rawBody: 'webhook_id=142', secret: SECRET, storeRef: 'https://shop.example' })).toMatchObject({ ok: true, ping: true, topic: 'ping' });
-    expect(verifyWooWebhook({ headers: {}, rawBody: 'webhook_id=142&id=727', secret: SECRET, storeRef: 'https://shop.example' })).toEqual({ ok: false, reason: 'missing_signature' });
-    expect(verifyWooWebhook({ headers: {}, rawBody: '{"id":727}', secret: SECRET, storeRef: 'https://shop.example' })).toEqual({ ok: false, reason: 'missing_signature' });
+    expect(
+      verifyWooWebhook({
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        rawBody: 'webhook_id=142',
+        secret: SECRET,
+        storeRef: 'https://shop.example',
+      }),
+    ).toMatchObject({ ok: true, ping: true, topic: 'ping' });
+    expect(verifyWooWebhook({ headers: {}, rawBody: 'webhook_id=142&id=727', secret: SECRET, storeRef: 'https://shop.example' })).toEqual({
+      ok: false,
+      reason: 'missing_signature',
+    });
+    expect(verifyWooWebhook({ headers: {}, rawBody: '{"id":727}', secret: SECRET, storeRef: 'https://shop.example' })).toEqual({
+      ok: false,
+      reason: 'missing_signature',
+    });
     expect(pingWebhookId(Buffer.from('webhook_id=7\n'))).toBe('7');
     expect(pingWebhookId('webhook_id=')).toBeNull();
   });

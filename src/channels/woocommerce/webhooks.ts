@@ -12,7 +12,6 @@ import type { WebhookVerifyInput, WebhookVerifyResult } from '../types.js';
 import { hmacBase64, header, safeEqual } from '../webhook-input.js';
 import { normaliseSiteUrl } from './credentials.js';
 
-
 /** What WooCommerce puts in `X-WC-Webhook-Signature`. */
 export const signWooWebhook = hmacBase64;
 

@@ -28,19 +28,34 @@ const createAccount = async (headers: Record<string, string>, payload: Record<st
   expect(res.statusCode, res.body).toBe(201);
   return res.json().id as string;
 };
-const upsPayload = (secret = UPS_SECRET) => ({ carrier: 'ups', driver: 'api', account_number: 'A1B2C3', base_url: ups.url, credentials: { client_id: 'fake-client-id', client_secret: secret } });
+const upsPayload = (secret = UPS_SECRET) => ({
+  carrier: 'ups',
+  driver: 'api',
+  account_number: 'A1B2C3',
+  base_url: ups.url,
+  credentials: { client_id: 'fake-client-id', client_secret: secret },
+});
 const validate = (payload: Record<string, unknown>, headers = t.headers) => app.inject({ method: 'POST', url: URL, headers, payload });
 
 beforeAll(async () => {
   ups = await startFakeUps({ clientSecret: UPS_SECRET });
   fedex = await startFakeFedex({ secretKey: FEDEX_SECRET });
-  for (const [name, fake] of [['ups', ups], ['fedex', fedex]] as const) {
+  for (const [name, fake] of [
+    ['ups', ups],
+    ['fedex', fedex],
+  ] as const) {
     if (!fake.specChecked) console.warn(`[addresses carriers test] ../shared/carrier-specs/${name} is absent: the fake skipped the schema check of requests`);
   }
   app = await buildTestApp({ config: { encryptionKey: randomBytes(32).toString('base64'), carrierAllowBaseUrlOverride: true } });
   t = await createTenant(app);
   upsAccount = await createAccount(t.headers, upsPayload());
-  fedexAccount = await createAccount(t.headers, { carrier: 'fedex', driver: 'api', account_number: '740561073', base_url: fedex.url, credentials: { api_key: 'fake-api-key', secret_key: FEDEX_SECRET } });
+  fedexAccount = await createAccount(t.headers, {
+    carrier: 'fedex',
+    driver: 'api',
+    account_number: '740561073',
+    base_url: fedex.url,
+    credentials: { api_key: 'fake-api-key', secret_key: FEDEX_SECRET },
+  });
 }, 60_000);
 afterAll(async () => {
   await ups?.close();
@@ -65,19 +80,34 @@ describe('through a UPS api account', () => {
     expect(ups.violations).toEqual([]);
   });
 
-  it('corrected: UPS\'s candidate is the normalized address, each changed field a message (the documented example)', async () => {
+  it("corrected: UPS's candidate is the normalized address, each changed field a message (the documented example)", async () => {
     const res = await validate({ ...CARRIER_ADDRESS_VALIDATION_REQUEST_EXAMPLE, carrier_account_id: upsAccount });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toEqual({ ...CARRIER_ADDRESS_VALIDATION_EXAMPLE, source: { ...CARRIER_ADDRESS_VALIDATION_EXAMPLE.source, carrier_account_id: upsAccount } });
+    expect(res.json()).toEqual({
+      ...CARRIER_ADDRESS_VALIDATION_EXAMPLE,
+      source: { ...CARRIER_ADDRESS_VALIDATION_EXAMPLE.source, carrier_account_id: upsAccount },
+    });
     // What UPS was asked: the input's lines, whitespace tidied, in its AddressKeyFormat.
     const sent = JSON.parse(ups.requests.filter((r) => r.operation === 'xav').at(-1)!.body);
-    expect(sent.XAVRequest.AddressKeyFormat).toMatchObject({ AddressLine: ['26601 agoura road'], PoliticalDivision2: 'calabasas', PostcodePrimaryLow: '91302', CountryCode: 'US' });
+    expect(sent.XAVRequest.AddressKeyFormat).toMatchObject({
+      AddressLine: ['26601 agoura road'],
+      PoliticalDivision2: 'calabasas',
+      PostcodePrimaryLow: '91302',
+      CountryCode: 'US',
+    });
     expect(ups.violations).toEqual([]);
   });
 
   it('invalid: no candidate from UPS; normalized is the address as sent, the message on street1', async () => {
     ups.queue('xav', { body: upsFixture('xav-none') });
-    const res = await validate({ street1: '1  Nowhere Lane', city: 'Calabasas', state: 'CA', postal_code: '91302', country: 'us', carrier_account_id: upsAccount });
+    const res = await validate({
+      street1: '1  Nowhere Lane',
+      city: 'Calabasas',
+      state: 'CA',
+      postal_code: '91302',
+      country: 'us',
+      carrier_account_id: upsAccount,
+    });
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json();
     expect(body).toMatchObject({
@@ -92,7 +122,7 @@ describe('through a UPS api account', () => {
     expect(ups.violations).toEqual([]);
   });
 
-  it('a business rejection is 422 carrier_rejected with UPS\'s message and code in details', async () => {
+  it("a business rejection is 422 carrier_rejected with UPS's message and code in details", async () => {
     ups.queue('xav', { status: 400, body: upsFixture('error-invalid-postal') });
     const res = await validate({ ...CALABASAS, postal_code: '99999', carrier_account_id: upsAccount });
     expect(res.statusCode, res.body).toBe(422);
@@ -110,7 +140,8 @@ describe('through a UPS api account', () => {
     // The exchanges reach the account's log under this request's id (written off the request path, in batches).
     const logged = async () => {
       const logs = (await app.inject({ method: 'GET', url: `/v1/carrier-accounts/${upsAccount}/logs`, headers: t.headers })).json().data;
-      return logs.filter((l: { operation: string; request_id: string }) => l.operation === 'address_validation' && l.request_id === res.headers['x-request-id']).length;
+      return logs.filter((l: { operation: string; request_id: string }) => l.operation === 'address_validation' && l.request_id === res.headers['x-request-id'])
+        .length;
     };
     let count = await logged();
     for (let i = 0; i < 50 && count < 3; i++) {
@@ -120,7 +151,7 @@ describe('through a UPS api account', () => {
     expect(count).toBe(3);
   });
 
-  it('refused credentials are 422 carrier_account_invalid, and the account\'s health says so', async () => {
+  it("refused credentials are 422 carrier_account_invalid, and the account's health says so", async () => {
     const bad = await createAccount(t.headers, upsPayload('wrong-secret-0000'));
     const res = await validate({ ...CALABASAS, carrier_account_id: bad });
     expect(res.statusCode, res.body).toBe(422);
@@ -140,8 +171,16 @@ describe('through a UPS api account', () => {
 });
 
 describe('through a FedEx api account', () => {
-  it('corrected: FedEx\'s resolved address, classification and changed fields', async () => {
-    const res = await validate({ name: 'Jane Doe', street1: '26601 Agoura Rd', city: 'Calabasas', state: 'CA', postal_code: '91302', country: 'US', carrier_account_id: fedexAccount });
+  it("corrected: FedEx's resolved address, classification and changed fields", async () => {
+    const res = await validate({
+      name: 'Jane Doe',
+      street1: '26601 Agoura Rd',
+      city: 'Calabasas',
+      state: 'CA',
+      postal_code: '91302',
+      country: 'US',
+      carrier_account_id: fedexAccount,
+    });
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json();
     expect(body).toMatchObject({
@@ -151,7 +190,10 @@ describe('through a FedEx api account', () => {
       candidates: [{ name: 'Jane Doe', ...CALABASAS }],
       source: { type: 'carrier', carrier: 'fedex', carrier_account_id: fedexAccount },
     });
-    expect(body.messages.map((m: { field: string; code: string }) => `${m.field}:${m.code}`)).toEqual(['street1:address_corrected', 'postal_code:address_corrected']);
+    expect(body.messages.map((m: { field: string; code: string }) => `${m.field}:${m.code}`)).toEqual([
+      'street1:address_corrected',
+      'postal_code:address_corrected',
+    ]);
     expect(fedex.violations).toEqual([]);
   });
 
@@ -163,14 +205,31 @@ describe('through a FedEx api account', () => {
 
   it('invalid: FedEx\'s "standardized address not found" refusal is a verdict, not an error', async () => {
     fedex.queue('address', { status: 400, body: fedexFixture('error-address-not-found') });
-    const res = await validate({ street1: '1 Nowhere Lane', city: 'Calabasas', state: 'CA', postal_code: '91302', country: 'US', carrier_account_id: fedexAccount });
+    const res = await validate({
+      street1: '1 Nowhere Lane',
+      city: 'Calabasas',
+      state: 'CA',
+      postal_code: '91302',
+      country: 'US',
+      carrier_account_id: fedexAccount,
+    });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toMatchObject({ status: 'invalid', candidates: [], normalized: { street1: '1 Nowhere Lane' }, messages: [{ code: 'address_not_found', field: 'street1' }] });
+    expect(res.json()).toMatchObject({
+      status: 'invalid',
+      candidates: [],
+      normalized: { street1: '1 Nowhere Lane' },
+      messages: [{ code: 'address_not_found', field: 'street1' }],
+    });
     expect(fedex.violations).toEqual([]);
   });
 
   it('FedEx down is 503 carrier_unavailable with Retry-After', async () => {
-    fedex.queue('address', { status: 503, body: fedexFixture('error-unavailable') }, { status: 503, body: fedexFixture('error-unavailable') }, { status: 503, body: fedexFixture('error-unavailable') });
+    fedex.queue(
+      'address',
+      { status: 503, body: fedexFixture('error-unavailable') },
+      { status: 503, body: fedexFixture('error-unavailable') },
+      { status: 503, body: fedexFixture('error-unavailable') },
+    );
     const res = await validate({ ...CALABASAS, carrier_account_id: fedexAccount });
     expect(res.statusCode, res.body).toBe(503);
     expect(res.json().code).toBe('carrier_unavailable');
@@ -190,7 +249,7 @@ describe('accounts that cannot validate: 400 on carrier_account_id', () => {
     expect(fieldOf(res)).toEqual([{ field: 'carrier_account_id', message: expect.stringMatching(/simulated.*built-in validator/) }]);
   });
 
-  it('another workspace\'s account, the other environment\'s, an unknown id: the same 400, nothing asked', async () => {
+  it("another workspace's account, the other environment's, an unknown id: the same 400, nothing asked", async () => {
     const other = await createTenant(app);
     const foreign = await createAccount(other.headers, upsPayload());
     const live = await createAccount(t.liveHeaders, upsPayload());

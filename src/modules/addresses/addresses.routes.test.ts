@@ -15,12 +15,26 @@ const post = (payload: unknown) => app.inject({ method: 'POST', url: URL, header
 
 describe('POST /v1/addresses/validate: results (200)', () => {
   it('verified US address with Pub 28 normalisation', async () => {
-    const res = await post({ name: 'The President', street1: '1600 Pennsylvania Avenue Northwest', city: 'washington', state: 'District of Columbia', postal_code: '20500', country: 'us' });
+    const res = await post({
+      name: 'The President',
+      street1: '1600 Pennsylvania Avenue Northwest',
+      city: 'washington',
+      state: 'District of Columbia',
+      postal_code: '20500',
+      country: 'us',
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({
       status: 'verified',
       residential: 'unknown',
-      original: { name: 'The President', street1: '1600 Pennsylvania Avenue Northwest', city: 'washington', state: 'District of Columbia', postal_code: '20500', country: 'us' },
+      original: {
+        name: 'The President',
+        street1: '1600 Pennsylvania Avenue Northwest',
+        city: 'washington',
+        state: 'District of Columbia',
+        postal_code: '20500',
+        country: 'us',
+      },
       normalized: { name: 'The President', street1: '1600 PENNSYLVANIA AVE NW', city: 'WASHINGTON', state: 'DC', postal_code: '20500', country: 'US' },
       messages: [],
       source: { type: 'built_in' },
@@ -38,7 +52,18 @@ describe('POST /v1/addresses/validate: results (200)', () => {
   });
 
   it('accepts null for optional fields (store exports send them) and treats them as empty', async () => {
-    const res = await post({ name: null, company: null, street1: '1600 Pennsylvania Ave NW', street2: null, city: 'Washington', state: 'DC', postal_code: '20500', country: 'US', phone: null, email: null });
+    const res = await post({
+      name: null,
+      company: null,
+      street1: '1600 Pennsylvania Ave NW',
+      street2: null,
+      city: 'Washington',
+      state: 'DC',
+      postal_code: '20500',
+      country: 'US',
+      phone: null,
+      email: null,
+    });
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json();
     expect(body.status).toBe('verified');

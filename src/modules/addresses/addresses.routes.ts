@@ -22,8 +22,8 @@ export async function addressesRoutes(app: App, opts: { carriers: CarrierAddress
         description:
           'US addresses are standardised to USPS Publication 28 and checked against ZIP data (city/state corrected); other countries get an ISO country and postal-code format check. ' +
           "With carrier_account_id (an enabled api account whose carrier validates addresses) the carrier's own validator answers instead, on the same result fields plus candidates; source says which validator answered. " +
-          'A simulated, disabled, deleted, unknown or another workspace\'s account is 400 validation_failed on carrier_account_id. The carrier unreachable is 503 carrier_unavailable with Retry-After; ' +
-          'its credentials refused 422 carrier_account_invalid; the request refused 422 carrier_rejected with the carrier\'s messages in details.',
+          "A simulated, disabled, deleted, unknown or another workspace's account is 400 validation_failed on carrier_account_id. The carrier unreachable is 503 carrier_unavailable with Retry-After; " +
+          "its credentials refused 422 carrier_account_invalid; the request refused 422 carrier_rejected with the carrier's messages in details.",
         tags: ['addresses'],
         security: [{ apiKey: [] }],
         body: AddressValidationRequestSchema,

@@ -7,8 +7,7 @@ import {
 } from './addresses.examples.js';
 
 // Optional fields also accept null: store exports often send `"street2": null` for an empty line.
-const text = (description: string, maxLength = 200) =>
-  Type.Optional(Type.Union([Type.String({ maxLength, description }), Type.Null()]));
+const text = (description: string, maxLength = 200) => Type.Optional(Type.Union([Type.String({ maxLength, description }), Type.Null()]));
 
 /**
  * An address as clients send it (orders, shipments, validation). Every field is an optional
@@ -73,7 +72,10 @@ export const AddressMessageSchema = Type.Object({
     description:
       "Built-in validator: missing_field, invalid_country, invalid_postal_code, unknown_postal_code, postal_code_country_mismatch, invalid_state, city_corrected, state_corrected, not_verified. A carrier's validator: address_corrected, address_not_found, address_ambiguous, address_not_deliverable, address_secondary_missing, … and the carrier's own codes.",
   }),
-  field: Type.String({ description: 'The address field the message is about; a carrier message about the whole address is reported on street1, the line a street-level check is about.' }),
+  field: Type.String({
+    description:
+      'The address field the message is about; a carrier message about the whole address is reported on street1, the line a street-level check is about.',
+  }),
   message: Type.String(),
 });
 export type AddressMessage = Static<typeof AddressMessageSchema>;
@@ -98,7 +100,9 @@ export const AddressValidationResultSchema = Type.Object(
     source: Type.Optional(
       Type.Object(
         {
-          type: Type.Union([Type.Literal('built_in'), Type.Literal('carrier')], { description: "built_in: this service's validator; carrier: the carrier account's validator." }),
+          type: Type.Union([Type.Literal('built_in'), Type.Literal('carrier')], {
+            description: "built_in: this service's validator; carrier: the carrier account's validator.",
+          }),
           carrier: Type.Optional(Type.String({ description: 'With type carrier: the carrier slug (ups, usps, fedex, dhl_express).' })),
           carrier_account_id: Type.Optional(Type.String({ description: 'With type carrier: the account that asked.' })),
         },

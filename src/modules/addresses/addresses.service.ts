@@ -3,21 +3,8 @@ import type { Address } from '../../carriers/types.js';
 import type { Scope } from '../../platform/context.js';
 import type { ErrorDetail } from '../../platform/errors.js';
 import type { AddressInput, AddressMessage, AddressOutput, AddressValidationResult } from './addresses.schemas.js';
-import {
-  checkPostalCodeFormat,
-  countryUsesPostalCode,
-  lookupUsZip,
-  normalizeCountry,
-  US_ZIP_COUNTRIES,
-  type UsZipRecord,
-} from './postal-codes.js';
-import {
-  cityKey,
-  standardizeCity,
-  standardizeSecondaryLine,
-  standardizeState,
-  standardizeStreetLine,
-} from './street-standardizer.js';
+import { checkPostalCodeFormat, countryUsesPostalCode, lookupUsZip, normalizeCountry, US_ZIP_COUNTRIES, type UsZipRecord } from './postal-codes.js';
+import { cityKey, standardizeCity, standardizeSecondaryLine, standardizeState, standardizeStreetLine } from './street-standardizer.js';
 
 const FIELDS = ['name', 'company', 'street1', 'street2', 'city', 'state', 'postal_code', 'country', 'phone', 'email'] as const;
 type Field = (typeof FIELDS)[number];

@@ -214,10 +214,7 @@ const SUFFIX_VARIANTS: Record<string, readonly string[]> = {
 
 /** Any accepted spelling → the Pub 28 standard suffix abbreviation. */
 export const STREET_SUFFIXES: ReadonlyMap<string, string> = new Map(
-  Object.entries(SUFFIX_VARIANTS).flatMap(([standard, variants]) => [
-    [standard, standard] as const,
-    ...variants.map((v) => [v, standard] as const),
-  ]),
+  Object.entries(SUFFIX_VARIANTS).flatMap(([standard, variants]) => [[standard, standard] as const, ...variants.map((v) => [v, standard] as const)]),
 );
 
 /** Directional words and their abbreviations (Pub 28 §233). */

@@ -30,7 +30,11 @@ export function cleanLine(input: string): string {
   s = s.replace(/#/g, ' # ');
   s = s.replace(/([A-Z0-9])-(?=[A-Z0-9])/g, '$1\u0004'); // protect inner hyphens (123-45)
   s = s.replace(/[^A-Z0-9#&\s\u0001-\u0004\u00C0-\u024F]/g, ' '); // everything else is a separator
-  s = s.replace(/\u0001/g, 'C/O').replace(/\u0002/g, '.').replace(/\u0003/g, '/').replace(/\u0004/g, '-');
+  s = s
+    .replace(/\u0001/g, 'C/O')
+    .replace(/\u0002/g, '.')
+    .replace(/\u0003/g, '/')
+    .replace(/\u0004/g, '-');
   return s.replace(/\s+/g, ' ').trim();
 }
 
@@ -63,7 +67,8 @@ function parseTrailingUnits(tokens: readonly string[], minEnd: number): UnitPars
       push(`FL ${ordinal[1]}`, 'FL', 2); // "4TH FLOOR" → "FL 4"
     } else if (end - 2 >= minEnd && prev === '#' && RANGE.test(last)) {
       const before = SECONDARY_DESIGNATORS.get(tokens[end - 3] ?? '');
-      if (before?.ranged && end - 3 >= minEnd) push(`${before.abbreviation} ${last}`, before.abbreviation, 3); // APT # 4
+      if (before?.ranged && end - 3 >= minEnd)
+        push(`${before.abbreviation} ${last}`, before.abbreviation, 3); // APT # 4
       else push(`# ${last}`, '#', 2);
     } else if (end - 2 >= minEnd && prevDesignator?.ranged && RANGE.test(last) && !SECONDARY_DESIGNATORS.has(last)) {
       push(`${prevDesignator.abbreviation} ${last}`, prevDesignator.abbreviation, 2);

@@ -13,7 +13,10 @@ export const ANALYTICS_EXAMPLE = {
   orders: {
     created: 3,
     by_status: { awaiting_fulfillment: 2, processing: 0, shipped: 1, delivered: 0, cancelled: 0 },
-    per_period: [{ period: '2026-11-22', created: 0 }, { period: '2026-11-23', created: 3 }],
+    per_period: [
+      { period: '2026-11-22', created: 0 },
+      { period: '2026-11-23', created: 3 },
+    ],
   },
   labels: {
     purchased: 1,
@@ -34,7 +37,10 @@ export const ANALYTICS_EXAMPLE = {
   batches: { created: 1, by_status: { queued: 1 } },
   api_requests: {
     total: 17,
-    per_period: [{ period: '2026-11-22', requests: 0 }, { period: '2026-11-23', requests: 17 }],
+    per_period: [
+      { period: '2026-11-22', requests: 0 },
+      { period: '2026-11-23', requests: 17 },
+    ],
     by_workspace: [
       {
         workspace_id: 'ws_01m855vq01edv9y9wya31zz08a',

@@ -57,13 +57,24 @@ describe('GET /api/super-admin/analytics', () => {
 
   it('accounts by status and workspaces by plan match the tables', async () => {
     const r = await report('from=2020-03-01&to=2020-03-10');
-    const accounts = await app.deps.db.selectFrom('accounts').select(['status', (eb) => eb.fn.countAll<string>().as('n')]).groupBy('status').execute();
+    const accounts = await app.deps.db
+      .selectFrom('accounts')
+      .select(['status', (eb) => eb.fn.countAll<string>().as('n')])
+      .groupBy('status')
+      .execute();
     const expected = { pending: 0, active: 0, suspended: 0 } as Record<string, number>;
     for (const a of accounts) expected[a.status] = Number(a.n);
     expect(r.accounts_by_status).toEqual(expected);
     expect(r.accounts_by_status.active).toBeGreaterThanOrEqual(2);
     expect(r.workspaces_by_plan.professional).toBeGreaterThanOrEqual(1);
-    const total = Number((await app.deps.db.selectFrom('workspaces').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n);
+    const total = Number(
+      (
+        await app.deps.db
+          .selectFrom('workspaces')
+          .select((eb) => eb.fn.countAll<string>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
     expect(r.workspaces_by_plan.starter + r.workspaces_by_plan.professional + r.workspaces_by_plan.enterprise).toBe(total);
   });
 
@@ -82,7 +93,8 @@ describe('GET /api/super-admin/analytics', () => {
 
   it('labels, webhooks and batches are zero while their tables are absent or empty in the range', async () => {
     const r = await report('from=2020-03-01&to=2020-03-10');
-    if (!(await tableExists(app.deps.db, 'shipments'))) expect(r.labels).toMatchObject({ purchased: 0, voided: 0, spend: { amount: 0, currency: 'USD' }, by_carrier: [] });
+    if (!(await tableExists(app.deps.db, 'shipments')))
+      expect(r.labels).toMatchObject({ purchased: 0, voided: 0, spend: { amount: 0, currency: 'USD' }, by_carrier: [] });
     expect(r.webhooks.success_rate).toBeNull();
     expect(r.batches.created).toBe(0);
     expect(r.labels.per_period).toHaveLength(9);

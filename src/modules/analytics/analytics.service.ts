@@ -37,7 +37,9 @@ export class AnalyticsService {
     const range = { from, to, interval };
     const db = this.deps.db;
     // This process's requests of the last minute count too.
-    await apiRequestCounter(this.deps).flush().catch((err: unknown) => this.deps.log.warn({ err }, 'API request counts not flushed'));
+    await apiRequestCounter(this.deps)
+      .flush()
+      .catch((err: unknown) => this.deps.log.warn({ err }, 'API request counts not flushed'));
 
     const [hasShipments, hasDeliveries, hasBatches] = await Promise.all(['shipments', 'webhook_deliveries', 'batches'].map((t) => repo.tableExists(db, t)));
     const [accounts, plans, orders, labels, deliveries, batches, requestsPerPeriod, requestsByWorkspace] = await Promise.all([
@@ -80,9 +82,14 @@ export class AnalyticsService {
       carriers.set(r.carrier, c);
     }
     const usd = (amount: number) => ({ amount, currency: 'USD' });
-    const byCarrier = [...carriers].map(([carrier, c]) => ({ carrier, purchased: c.purchased, voided: c.voided, spend: usd(c.spend) })).sort((a, b) => a.carrier.localeCompare(b.carrier));
+    const byCarrier = [...carriers]
+      .map(([carrier, c]) => ({ carrier, purchased: c.purchased, voided: c.voided, spend: usd(c.spend) }))
+      .sort((a, b) => a.carrier.localeCompare(b.carrier));
 
-    const delivery = keyed(['delivered', 'failed', 'dead', 'pending'] as const, deliveries.map((r) => ({ key: r.status, n: r.n })));
+    const delivery = keyed(
+      ['delivered', 'failed', 'dead', 'pending'] as const,
+      deliveries.map((r) => ({ key: r.status, n: r.n })),
+    );
     const finished = delivery.delivered + delivery.dead;
     const requests = new Map(requestsPerPeriod.map((r) => [r.period, toCount(r.n)]));
     const batchStatus = Object.fromEntries(batches.map((r) => [r.status, toCount(r.n)]));

@@ -24,7 +24,9 @@ async function entries(query: string) {
 describe('GET /api/super-admin/audit-log', () => {
   it('records every kind of admin and super-admin mutation with actor, ip and request id', { timeout: 120_000 }, async () => {
     const shipTo = { street1: '1 Main St', city: 'Austin', state: 'TX', postal_code: '78701', country: 'US' };
-    const order = (await app.inject({ method: 'POST', url: '/v1/orders', headers: t.headers, payload: { ship_to: shipTo, line_items: [{ sku: 'A', quantity: 1 }] } })).json();
+    const order = (
+      await app.inject({ method: 'POST', url: '/v1/orders', headers: t.headers, payload: { ship_to: shipTo, line_items: [{ sku: 'A', quantity: 1 }] } })
+    ).json();
     const calls: Array<{ method: 'POST' | 'PUT' | 'PATCH' | 'DELETE'; url: string; headers: Record<string, string>; payload?: unknown; action: string }> = [
       { method: 'PATCH', url: `/api/admin/orders/${order.id}`, headers: t.adminHeaders, payload: { notes: 'fragile' }, action: 'order.updated' },
       { method: 'POST', url: `/api/admin/orders/${order.id}/process`, headers: t.adminHeaders, action: 'order.processed' },
@@ -32,13 +34,43 @@ describe('GET /api/super-admin/audit-log', () => {
       { method: 'POST', url: '/api/admin/integrations', headers: t.adminHeaders, payload: { name: 'Shop', platform: 'custom' }, action: 'integration.created' },
       { method: 'POST', url: '/api/admin/api-keys', headers: t.adminHeaders, payload: { name: 'ci', environment: 'test' }, action: 'api_key.created' },
       { method: 'PATCH', url: '/api/admin/workspace', headers: t.adminHeaders, payload: { name: 'Renamed' }, action: 'workspace.updated' },
-      { method: 'PATCH', url: `/api/super-admin/workspaces/${t.workspaceId}`, headers: root, payload: { plan: 'professional' }, action: 'workspace.plan_changed' },
+      {
+        method: 'PATCH',
+        url: `/api/super-admin/workspaces/${t.workspaceId}`,
+        headers: root,
+        payload: { plan: 'professional' },
+        action: 'workspace.plan_changed',
+      },
       { method: 'PUT', url: '/api/super-admin/settings/registration.auto_approve', headers: root, payload: { value: false }, action: 'setting.updated' },
-      { method: 'PUT', url: '/api/super-admin/office-redeem/365-pin-configure', headers: root, payload: { title: 'x', video_url: 'https://a.example', portal_url: 'https://b.example', installer_url: 'https://c.example', redeem_url: 'https://d.example' }, action: 'office_redeem_config.updated' },
-      { method: 'POST', url: '/api/super-admin/office-redeem/create-test-pin', headers: root, payload: { product: 'office_365' }, action: 'office_pin.test_created' },
+      {
+        method: 'PUT',
+        url: '/api/super-admin/office-redeem/365-pin-configure',
+        headers: root,
+        payload: {
+          title: 'x',
+          video_url: 'https://a.example',
+          portal_url: 'https://b.example',
+          installer_url: 'https://c.example',
+          redeem_url: 'https://d.example',
+        },
+        action: 'office_redeem_config.updated',
+      },
+      {
+        method: 'POST',
+        url: '/api/super-admin/office-redeem/create-test-pin',
+        headers: root,
+        payload: { product: 'office_365' },
+        action: 'office_pin.test_created',
+      },
     ];
     for (const call of calls) {
-      const res = await app.inject({ method: call.method, url: call.url, headers: { ...call.headers, 'x-request-id': `req-${call.action}` }, payload: call.payload as object, remoteAddress: '203.0.113.7' });
+      const res = await app.inject({
+        method: call.method,
+        url: call.url,
+        headers: { ...call.headers, 'x-request-id': `req-${call.action}` },
+        payload: call.payload as object,
+        remoteAddress: '203.0.113.7',
+      });
       expect(res.statusCode, `${call.method} ${call.url}: ${res.body}`).toBeLessThan(300);
       const [entry] = (await entries(`action=${call.action}`)).data.filter((e) => e.request_id === `req-${call.action}`);
       expect(entry, call.action).toBeDefined();
@@ -81,7 +113,17 @@ describe('GET /api/super-admin/audit-log', () => {
   });
 
   it('masks secrets before the row is written', async () => {
-    expect(maskSecrets({ password: 'hunter2', config: { api_token: 'tok', shop: 'x' }, secret: 'whsec_1', product_key: { from: null, to: 'ABCDE-12345-FGHIJ-67890-KLMNO' }, token_expires_at: '2030-01-01', credentials: 'removed', ingest_key: 'rotated' })).toEqual({
+    expect(
+      maskSecrets({
+        password: 'hunter2',
+        config: { api_token: 'tok', shop: 'x' },
+        secret: 'whsec_1',
+        product_key: { from: null, to: 'ABCDE-12345-FGHIJ-67890-KLMNO' },
+        token_expires_at: '2030-01-01',
+        credentials: 'removed',
+        ingest_key: 'rotated',
+      }),
+    ).toEqual({
       password: '[redacted]',
       config: { api_token: '[redacted]', shop: 'x' },
       secret: '[redacted]',
@@ -90,7 +132,12 @@ describe('GET /api/super-admin/audit-log', () => {
       credentials: 'removed',
       ingest_key: 'rotated',
     });
-    await writeAudit(app.deps.db, { type: 'system', id: null }, { requestId: 'mask-test' }, { action: 'test.masked', targetType: 'test', targetId: null, changes: { credentials: { key: 'k' }, client_secret: 's' } });
+    await writeAudit(
+      app.deps.db,
+      { type: 'system', id: null },
+      { requestId: 'mask-test' },
+      { action: 'test.masked', targetType: 'test', targetId: null, changes: { credentials: { key: 'k' }, client_secret: 's' } },
+    );
     const row = await app.deps.db.selectFrom('audit_log').select('changes').where('request_id', '=', 'mask-test').executeTakeFirstOrThrow();
     expect(row.changes).toEqual({ credentials: '[redacted]', client_secret: '[redacted]' });
   });

@@ -12,9 +12,7 @@ const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
 export async function listAuditLog(db: Executor, filter: AuditListFilter): Promise<Page<AuditEntryWire>> {
   let q = db.selectFrom('audit_log').selectAll();
   if (filter.action) {
-    q = filter.action.endsWith('.*')
-      ? q.where('action', 'like', `${escapeLike(filter.action.slice(0, -1))}%`)
-      : q.where('action', '=', filter.action);
+    q = filter.action.endsWith('.*') ? q.where('action', 'like', `${escapeLike(filter.action.slice(0, -1))}%`) : q.where('action', '=', filter.action);
   }
   const actor = filter.actor ?? filter.actor_id;
   if (actor) {

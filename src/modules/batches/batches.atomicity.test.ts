@@ -28,7 +28,13 @@ async function createBatch(payload: Record<string, unknown>): Promise<{ id: stri
   return res.json();
 }
 
-const chunkOf = (batch: { id: string; counts: { total: number } }): ChunkJob => ({ batch_id: batch.id, workspace_id: t.workspaceId, environment: 'test', from: 0, to: batch.counts.total });
+const chunkOf = (batch: { id: string; counts: { total: number } }): ChunkJob => ({
+  batch_id: batch.id,
+  workspace_id: t.workspaceId,
+  environment: 'test',
+  from: 0,
+  to: batch.counts.total,
+});
 
 const items = (batchId: string) => app.deps.db.selectFrom('batch_items').selectAll().where('batch_id', '=', batchId).orderBy('idx').execute();
 
@@ -61,7 +67,8 @@ describe('import_orders: the order and the item mark commit together', () => {
     const refusal = await refuseUpdatesOf(before[1].id);
 
     await expect(app.services.batches.runChunk(chunkOf(batch))).rejects.toThrow(/injected failure/);
-    const ordersOf = (i: number) => app.deps.db.selectFrom('orders').select('id').where('workspace_id', '=', t.workspaceId).where('notes', '=', `${tag}-${i}`).execute();
+    const ordersOf = (i: number) =>
+      app.deps.db.selectFrom('orders').select('id').where('workspace_id', '=', t.workspaceId).where('notes', '=', `${tag}-${i}`).execute();
     // The refused item is still pending and its order was rolled back with the mark.
     expect((await items(batch.id)).map((it) => it.status)).toEqual(['succeeded', 'pending', 'succeeded']);
     expect(await ordersOf(1)).toEqual([]);
@@ -105,7 +112,12 @@ describe('process_orders: the move and the item mark commit together', () => {
     ]);
     expect(await statusOf(orderIds[0])).toBe('processing');
     // Moved once: one audit entry for the order, from the run that committed.
-    const audits = await app.deps.db.selectFrom('audit_log').select('id').where('target_id', '=', orderIds[0]).where('action', '=', 'order.processed').execute();
+    const audits = await app.deps.db
+      .selectFrom('audit_log')
+      .select('id')
+      .where('target_id', '=', orderIds[0])
+      .where('action', '=', 'order.processed')
+      .execute();
     expect(audits).toHaveLength(1);
   });
 });

@@ -8,7 +8,11 @@ import { RUN_CHUNK_JOB, type BatchesService, type ChunkJob } from './batches.ser
  */
 export async function registerBatchJobs(deps: Deps, batches: BatchesService): Promise<void> {
   const concurrency = deps.config.batchWorkers ?? (deps.database.engine === 'pglite' ? 1 : 2);
-  await deps.jobs.work<ChunkJob>(RUN_CHUNK_JOB, async (data, job) => {
-    await batches.runChunk(data, job.signal);
-  }, { concurrency, pollingIntervalSeconds: 1 });
+  await deps.jobs.work<ChunkJob>(
+    RUN_CHUNK_JOB,
+    async (data, job) => {
+      await batches.runChunk(data, job.signal);
+    },
+    { concurrency, pollingIntervalSeconds: 1 },
+  );
 }

@@ -78,17 +78,29 @@ export async function finishItem(
   return row !== undefined;
 }
 
-export async function listItems(executor: Executor, scope: Scope, batchId: string, opts: { afterIndex?: number; status?: ItemStatus; limit: number }): Promise<BatchItemRow[]> {
+export async function listItems(
+  executor: Executor,
+  scope: Scope,
+  batchId: string,
+  opts: { afterIndex?: number; status?: ItemStatus; limit: number },
+): Promise<BatchItemRow[]> {
   let q = executor.selectFrom('batch_items').selectAll().where('batch_id', '=', batchId).where(inScope(scope));
   if (opts.afterIndex !== undefined) q = q.where('idx', '>', opts.afterIndex);
   if (opts.status) q = q.where('status', '=', opts.status);
-  return q.orderBy('idx').limit(opts.limit + 1).execute();
+  return q
+    .orderBy('idx')
+    .limit(opts.limit + 1)
+    .execute();
 }
 
 /** A new batch and its items (in statements of 500 items), in the caller's transaction. */
 export async function insertBatch(executor: Executor, batch: NewBatchRow, items: readonly NewBatchItemRow[]): Promise<BatchRow> {
   const row = await executor.insertInto('batches').values(batch).returningAll().executeTakeFirstOrThrow();
-  for (let i = 0; i < items.length; i += 500) await executor.insertInto('batch_items').values(items.slice(i, i + 500)).execute();
+  for (let i = 0; i < items.length; i += 500)
+    await executor
+      .insertInto('batch_items')
+      .values(items.slice(i, i + 500))
+      .execute();
   return row;
 }
 
@@ -99,13 +111,28 @@ export function batchesQuery(executor: Executor, scope: Scope) {
 
 /** Cancel: the items not started become cancelled, then the batch. */
 export async function cancelBatch(executor: Executor, batchId: string, now: Date): Promise<BatchRow> {
-  await executor.updateTable('batch_items').set({ status: 'cancelled', finished_at: now }).where('batch_id', '=', batchId).where('status', '=', 'pending').execute();
-  return executor.updateTable('batches').set({ status: 'cancelled', finished_at: now, updated_at: now }).where('id', '=', batchId).returningAll().executeTakeFirstOrThrow();
+  await executor
+    .updateTable('batch_items')
+    .set({ status: 'cancelled', finished_at: now })
+    .where('batch_id', '=', batchId)
+    .where('status', '=', 'pending')
+    .execute();
+  return executor
+    .updateTable('batches')
+    .set({ status: 'cancelled', finished_at: now, updated_at: now })
+    .where('id', '=', batchId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 /** queued → running, once (a second chunk finds it running already). */
 export async function markRunning(executor: Executor, batchId: string, now: Date): Promise<void> {
-  await executor.updateTable('batches').set({ status: 'running', started_at: now, updated_at: now }).where('id', '=', batchId).where('status', '=', 'queued').execute();
+  await executor
+    .updateTable('batches')
+    .set({ status: 'running', started_at: now, updated_at: now })
+    .where('id', '=', batchId)
+    .where('status', '=', 'queued')
+    .execute();
 }
 
 /** The batch row under its lock (the final-status step). */
@@ -139,6 +166,13 @@ export async function findBatchLabel(executor: Executor, batchId: string) {
 }
 
 /** Keep the merged label file (a concurrent render of the same file is dropped). */
-export async function insertBatchLabel(executor: Executor, label: { batch_id: string; content_type: string; body: Uint8Array; created_at: Date }): Promise<void> {
-  await executor.insertInto('batch_labels').values(label).onConflict((oc) => oc.column('batch_id').doNothing()).execute();
+export async function insertBatchLabel(
+  executor: Executor,
+  label: { batch_id: string; content_type: string; body: Uint8Array; created_at: Date },
+): Promise<void> {
+  await executor
+    .insertInto('batch_labels')
+    .values(label)
+    .onConflict((oc) => oc.column('batch_id').doNothing())
+    .execute();
 }

@@ -76,7 +76,13 @@ describe('purchase_labels', () => {
     expect(['queued', 'running']).toContain(created.status);
 
     const batch = await finished(created.id);
-    expect(batch).toMatchObject({ status: 'completed', progress: 1, counts: { total: 3, pending: 0, succeeded: 3, failed: 0 }, eta_seconds: null, label: { url: expect.stringContaining(`/v1/batches/${created.id}/label`) } });
+    expect(batch).toMatchObject({
+      status: 'completed',
+      progress: 1,
+      counts: { total: 3, pending: 0, succeeded: 3, failed: 0 },
+      eta_seconds: null,
+      label: { url: expect.stringContaining(`/v1/batches/${created.id}/label`) },
+    });
     expect(batch.started_at).not.toBeNull();
     expect(batch.finished_at).not.toBeNull();
 
@@ -112,7 +118,12 @@ describe('purchase_labels', () => {
 
   it('without a service buys what the shipping rules choose, each shipment with its selection', async () => {
     const tenant = await createTenant(app);
-    const rule = await app.inject({ method: 'POST', url: '/v1/shipping-rules', headers: tenant.headers, payload: { name: 'UPS only', priority: 1, then: { exclude_carriers: ['usps', 'fedex', 'dhl_express'], choose: 'cheapest' } } });
+    const rule = await app.inject({
+      method: 'POST',
+      url: '/v1/shipping-rules',
+      headers: tenant.headers,
+      payload: { name: 'UPS only', priority: 1, then: { exclude_carriers: ['usps', 'fedex', 'dhl_express'], choose: 'cheapest' } },
+    });
     expect(rule.statusCode, rule.body).toBe(201);
     const orderIds = await createOrders(2, tenant.headers);
     const created = await createBatch({ type: 'purchase_labels', order_ids: orderIds }, tenant.headers);
@@ -125,14 +136,21 @@ describe('purchase_labels', () => {
     }
   });
 
-  it('checks each item\'s customs: derived from the lines, or 422 customs_required for the item', async () => {
+  it("checks each item's customs: derived from the lines, or 422 customs_required for the item", async () => {
     const london = { name: 'Ada Lovelace', street1: '10 Downing St', city: 'London', postal_code: 'SW1A 2AA', country: 'GB' };
     const intl = async (line: Record<string, unknown>) => {
       const res = await app.inject({ method: 'POST', url: '/v1/orders', headers: t.headers, payload: orderBody({ ship_to: london, line_items: [line] }) });
       expect(res.statusCode, res.body).toBe(201);
       return res.json().id as string;
     };
-    const declarable = await intl({ sku: 'MUG-1', name: 'Ceramic coffee mug', quantity: 1, weight_oz: 12, unit_price: { amount: 1250, currency: 'USD' }, hs_tariff_number: '691200' });
+    const declarable = await intl({
+      sku: 'MUG-1',
+      name: 'Ceramic coffee mug',
+      quantity: 1,
+      weight_oz: 12,
+      unit_price: { amount: 1250, currency: 'USD' },
+      hs_tariff_number: '691200',
+    });
     const undeclarable = await intl({ sku: 'MUG-1', name: 'Ceramic coffee mug', quantity: 1, weight_oz: 12 });
     const created = await createBatch({ type: 'purchase_labels', order_ids: [declarable, undeclarable], service_code: 'usps_priority_mail_international' });
     expect(await finished(created.id)).toMatchObject({ status: 'completed_with_errors', counts: { succeeded: 1, failed: 1 } });
@@ -227,17 +245,33 @@ describe('POST /v1/batches envelope', () => {
     expect(a.statusCode).toBe(202);
     expect(b.statusCode).toBe(202);
     expect(b.json().id).toBe(a.json().id);
-    const count = await app.deps.db.selectFrom('batch_items').select((eb) => eb.fn.countAll<string>().as('n')).where('batch_id', '=', a.json().id).executeTakeFirstOrThrow();
+    const count = await app.deps.db
+      .selectFrom('batch_items')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('batch_id', '=', a.json().id)
+      .executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(1);
     await finished(a.json().id);
     expect(await shipmentsOf(orderIds)).toHaveLength(1);
   });
 
   it('refuses more than 10,000 items with 413, a malformed envelope with 400', async () => {
-    const big = await app.inject({ method: 'POST', url: '/v1/batches', headers: t.headers, payload: { type: 'validate_addresses', items: Array.from({ length: 10_001 }, () => ({ country: 'US' })) } });
+    const big = await app.inject({
+      method: 'POST',
+      url: '/v1/batches',
+      headers: t.headers,
+      payload: { type: 'validate_addresses', items: Array.from({ length: 10_001 }, () => ({ country: 'US' })) },
+    });
     expect(big.statusCode).toBe(413);
     expect(big.json()).toMatchObject({ code: 'payload_too_large', message: expect.stringContaining('10,000') });
-    for (const payload of [{}, { type: 'nope', items: [] }, { type: 'purchase_labels' }, { type: 'purchase_labels', items: [] }, { type: 'import_orders', order_ids: ['ord_1'] }, { type: 'validate_addresses', items: {} }]) {
+    for (const payload of [
+      {},
+      { type: 'nope', items: [] },
+      { type: 'purchase_labels' },
+      { type: 'purchase_labels', items: [] },
+      { type: 'import_orders', order_ids: ['ord_1'] },
+      { type: 'validate_addresses', items: {} },
+    ]) {
       const res = await app.inject({ method: 'POST', url: '/v1/batches', headers: t.headers, payload });
       expect(res.statusCode, JSON.stringify(payload)).toBe(400);
       expect(res.json().code).toBe('validation_failed');
@@ -282,7 +316,12 @@ describe('POST /v1/batches envelope', () => {
 describe('admin', () => {
   it('batch-generate and batch-process answer 202 with the batch; the dashboard reads batches', async () => {
     const orderIds = await createOrders(2);
-    const gen = await app.inject({ method: 'POST', url: '/api/admin/orders/batch-generate', headers: t.adminHeaders, payload: { order_ids: [orderIds[0]], service_code: 'cheapest' } });
+    const gen = await app.inject({
+      method: 'POST',
+      url: '/api/admin/orders/batch-generate',
+      headers: t.adminHeaders,
+      payload: { order_ids: [orderIds[0]], service_code: 'cheapest' },
+    });
     expect(gen.statusCode, gen.body).toBe(202);
     expect(gen.json()).toMatchObject({ id: expect.stringMatching(/^bat_/), type: 'purchase_labels' });
     const proc = await app.inject({ method: 'POST', url: '/api/admin/orders/batch-process', headers: t.adminHeaders, payload: { order_ids: [orderIds[1]] } });
@@ -306,7 +345,12 @@ describe('create_returns', () => {
   async function shipped(n: number): Promise<string[]> {
     const ids = [];
     for (const orderId of await createOrders(n)) {
-      const res = await app.inject({ method: 'POST', url: '/v1/shipments', headers: t.headers, payload: { order_id: orderId, service_code: 'usps_ground_advantage' } });
+      const res = await app.inject({
+        method: 'POST',
+        url: '/v1/shipments',
+        headers: t.headers,
+        payload: { order_id: orderId, service_code: 'usps_ground_advantage' },
+      });
       expect(res.statusCode, res.body).toBe(201);
       ids.push(res.json().id as string);
     }
@@ -315,12 +359,27 @@ describe('create_returns', () => {
 
   it('makes a return label per item (its RMA and reason kept), a failed item for an unknown shipment, and merges the return labels', async () => {
     const [a, b] = await shipped(2);
-    const created = await createBatch({ type: 'create_returns', items: [{ shipment_id: a, rma_number: 'RMA-A', reason: 'Broken' }, { shipment_id: 'shp_01jx0000000000000000000000' }, { shipment_id: b, charge: 'on_creation' }, { order_id: 'ord_x' }] });
+    const created = await createBatch({
+      type: 'create_returns',
+      items: [
+        { shipment_id: a, rma_number: 'RMA-A', reason: 'Broken' },
+        { shipment_id: 'shp_01jx0000000000000000000000' },
+        { shipment_id: b, charge: 'on_creation' },
+        { order_id: 'ord_x' },
+      ],
+    });
     expect(created).toMatchObject({ type: 'create_returns', counts: { total: 4 } });
     const batch = await finished(created.id);
-    expect(batch).toMatchObject({ status: 'completed_with_errors', counts: { succeeded: 2, failed: 2 }, label: { url: expect.stringContaining(`/v1/batches/${created.id}/label`) } });
+    expect(batch).toMatchObject({
+      status: 'completed_with_errors',
+      counts: { succeeded: 2, failed: 2 },
+      label: { url: expect.stringContaining(`/v1/batches/${created.id}/label`) },
+    });
     const items = await allItems(created.id);
-    expect(items[0]).toMatchObject({ status: 'succeeded', result: { shipment: { is_return: true, return_of: a, rma_number: 'RMA-A', reason: 'Broken', charge: 'on_scan', billing_status: 'pending' } } });
+    expect(items[0]).toMatchObject({
+      status: 'succeeded',
+      result: { shipment: { is_return: true, return_of: a, rma_number: 'RMA-A', reason: 'Broken', charge: 'on_scan', billing_status: 'pending' } },
+    });
     expect(items[1]).toMatchObject({ status: 'failed', error: { code: 'not_found' } });
     expect(items[2]).toMatchObject({ status: 'succeeded', result: { shipment: { return_of: b, charge: 'on_creation', billing_status: 'charged' } } });
     expect(items[3]).toMatchObject({ status: 'failed', error: { code: 'validation_failed' } });
@@ -328,7 +387,9 @@ describe('create_returns', () => {
     expect(label.statusCode).toBe(200);
     expect(label.headers['content-type']).toBe('application/pdf');
     const outbound = (await app.inject({ method: 'GET', url: `/v1/shipments/${a}`, headers: t.headers })).json();
-    expect(outbound.returns).toEqual([{ id: items[0].result.shipment.id, tracking_number: items[0].result.shipment.tracking_number, status: 'label_purchased', billing_status: 'pending' }]);
+    expect(outbound.returns).toEqual([
+      { id: items[0].result.shipment.id, tracking_number: items[0].result.shipment.tracking_number, status: 'label_purchased', billing_status: 'pending' },
+    ]);
   });
 
   it('takes shipment_ids; another workspace\u2019s shipment is a failed item (not_found), and shipment_ids belongs to create_returns only', async () => {

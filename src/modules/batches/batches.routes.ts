@@ -3,7 +3,16 @@ import { errorResponses, listResponse, type App } from '../../platform/http/sche
 import { surfaceDocs, type Surface } from '../../platform/http/surface.js';
 import { serviceContext } from '../../platform/http/request-context.js';
 import { labelResponse, sendLabel } from '../shipments/index.js';
-import { AdminBatchGenerateBody, AdminBatchProcessBody, BatchIdParams, BatchItemSchema, BatchItemsQuery, BatchListQuery, BatchSchema, CreateBatchBody } from './batches.schemas.js';
+import {
+  AdminBatchGenerateBody,
+  AdminBatchProcessBody,
+  BatchIdParams,
+  BatchItemSchema,
+  BatchItemsQuery,
+  BatchListQuery,
+  BatchSchema,
+  CreateBatchBody,
+} from './batches.schemas.js';
 import type { BatchesService } from './batches.service.js';
 
 /** 10 MiB: a 10,000-item batch of order bodies fits; every other route keeps the default. */
@@ -20,17 +29,31 @@ function readRoutes(app: App, surface: Surface, batches: BatchesService) {
   const { security, tags, operationId: op, errors } = surfaceDocs(surface, 'batches');
 
   app.get('/batches', {
-    schema: { operationId: op('listBatches'), summary: 'List batches, newest first', tags, security, querystring: BatchListQuery, response: { 200: listResponse(Type.Ref(BatchSchema)), ...errors(400) } },
+    schema: {
+      operationId: op('listBatches'),
+      summary: 'List batches, newest first',
+      tags,
+      security,
+      querystring: BatchListQuery,
+      response: { 200: listResponse(Type.Ref(BatchSchema)), ...errors(400) },
+    },
     handler: async (request) => batches.list(serviceContext(request), request.query),
   });
   app.get('/batches/:id', {
-    schema: { operationId: op('getBatch'), summary: 'Read a batch: status, counts, progress, ETA', tags, security, params: BatchIdParams, response: { 200: Type.Ref(BatchSchema), ...errors(404) } },
+    schema: {
+      operationId: op('getBatch'),
+      summary: 'Read a batch: status, counts, progress, ETA',
+      tags,
+      security,
+      params: BatchIdParams,
+      response: { 200: Type.Ref(BatchSchema), ...errors(404) },
+    },
     handler: async (request) => batches.get(serviceContext(request), request.params.id),
   });
   app.get('/batches/:id/items', {
     schema: {
       operationId: op('listBatchItems'),
-      summary: 'List a batch\'s items in input order (?status= filters)',
+      summary: "List a batch's items in input order (?status= filters)",
       tags,
       security,
       params: BatchIdParams,
@@ -55,7 +78,8 @@ function readRoutes(app: App, surface: Surface, batches: BatchesService) {
     schema: {
       operationId: op('getBatchLabel'),
       summary: 'Download every label of the batch as one file (PDF pages or concatenated ZPL)',
-      description: '409 invalid_state until the batch has finished; 404 when it bought no labels. Labels a real carrier issued are its own files, merged in order; one that cannot be made into the batch\'s format without loss is 422 `label_format_unavailable` naming the shipment.',
+      description:
+        "409 invalid_state until the batch has finished; 404 when it bought no labels. Labels a real carrier issued are its own files, merged in order; one that cannot be made into the batch's format without loss is 422 `label_format_unavailable` naming the shipment.",
       tags,
       security,
       params: BatchIdParams,
@@ -98,14 +122,23 @@ export async function adminBatchesRoutes(app: App, opts: { batches: BatchesServi
     schema: {
       operationId: 'adminBatchGenerate',
       summary: 'Buy labels for many orders (a purchase_labels batch)',
-      description: 'service_code: a code, `auto` (the shipping rules choose) or `cheapest` (the cheapest, rules skipped); default each order\'s requested service, else the shipping rules (no rule matches: the cheapest). Answers 202 with the batch.',
+      description:
+        "service_code: a code, `auto` (the shipping rules choose) or `cheapest` (the cheapest, rules skipped); default each order's requested service, else the shipping rules (no rule matches: the cheapest). Answers 202 with the batch.",
       tags,
       security,
       body: AdminBatchGenerateBody,
       response: { 202: Type.Ref(BatchSchema, { description: 'Accepted' }), ...errorResponses(400, 401, 404, 413) },
     },
     handler: async (request, reply) =>
-      reply.code(202).send(await batches.create(serviceContext(request), { type: 'purchase_labels', order_ids: request.body.order_ids, service_code: request.body.service_code, label_format: request.body.label_format, ...(request.body.location_id !== undefined ? { location_id: request.body.location_id } : {}) })),
+      reply.code(202).send(
+        await batches.create(serviceContext(request), {
+          type: 'purchase_labels',
+          order_ids: request.body.order_ids,
+          service_code: request.body.service_code,
+          label_format: request.body.label_format,
+          ...(request.body.location_id !== undefined ? { location_id: request.body.location_id } : {}),
+        }),
+      ),
   });
   app.post('/orders/batch-process', {
     bodyLimit: BATCH_BODY_LIMIT,
@@ -117,7 +150,8 @@ export async function adminBatchesRoutes(app: App, opts: { batches: BatchesServi
       body: AdminBatchProcessBody,
       response: { 202: Type.Ref(BatchSchema, { description: 'Accepted' }), ...errorResponses(400, 401, 404, 413) },
     },
-    handler: async (request, reply) => reply.code(202).send(await batches.create(serviceContext(request), { type: 'process_orders', order_ids: request.body.order_ids })),
+    handler: async (request, reply) =>
+      reply.code(202).send(await batches.create(serviceContext(request), { type: 'process_orders', order_ids: request.body.order_ids })),
   });
   readRoutes(app, 'admin', batches);
 }

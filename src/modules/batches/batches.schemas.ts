@@ -25,22 +25,44 @@ const SCHEMA_ITEM_CAP = 100_000;
 
 export const CreateBatchBody = Type.Object(
   {
-    type: Type.Union(BATCH_TYPES.map((t) => Type.Literal(t)), { description: 'purchase_labels, import_orders, validate_addresses, process_orders or create_returns.' }),
+    type: Type.Union(
+      BATCH_TYPES.map((t) => Type.Literal(t)),
+      { description: 'purchase_labels, import_orders, validate_addresses, process_orders or create_returns.' },
+    ),
     items: Type.Optional(
       Type.Array(Type.Unknown(), {
         maxItems: SCHEMA_ITEM_CAP,
         description:
-          'purchase_labels: [{order_id, service_code?, label_format?, address_validation?, location_id?, options?}] (options as on POST /v1/shipments: over the order\'s, key by key); import_orders: order bodies of POST /v1/orders; ' +
+          "purchase_labels: [{order_id, service_code?, label_format?, address_validation?, location_id?, options?}] (options as on POST /v1/shipments: over the order's, key by key); import_orders: order bodies of POST /v1/orders; " +
           'validate_addresses: addresses of POST /v1/addresses/validate; create_returns: [{shipment_id, rma_number?, reason?, charge?, expires_in_days?, service_code?, label_format?}] ' +
           '(a return label per outbound shipment, as POST /v1/shipments/{id}/return). Up to 10,000 (more is 413). An item that does not ' +
           'validate becomes a failed item; it does not fail the batch.',
       }),
     ),
-    order_ids: Type.Optional(Type.Array(text(64), { maxItems: SCHEMA_ITEM_CAP, description: 'purchase_labels and process_orders: the orders (instead of items).' })),
-    shipment_ids: Type.Optional(Type.Array(text(64), { maxItems: SCHEMA_ITEM_CAP, description: 'create_returns: the outbound shipments (instead of items), each returned with the defaults.' })),
-    service_code: Type.Optional(text(100, { minLength: 1, description: 'purchase_labels: the default service code, `auto` (the shipping rules choose) or `cheapest` (rules skipped). Default: each order\'s requested service, else the shipping rules (no rule matches: the cheapest).' })),
+    order_ids: Type.Optional(
+      Type.Array(text(64), { maxItems: SCHEMA_ITEM_CAP, description: 'purchase_labels and process_orders: the orders (instead of items).' }),
+    ),
+    shipment_ids: Type.Optional(
+      Type.Array(text(64), {
+        maxItems: SCHEMA_ITEM_CAP,
+        description: 'create_returns: the outbound shipments (instead of items), each returned with the defaults.',
+      }),
+    ),
+    service_code: Type.Optional(
+      text(100, {
+        minLength: 1,
+        description:
+          "purchase_labels: the default service code, `auto` (the shipping rules choose) or `cheapest` (rules skipped). Default: each order's requested service, else the shipping rules (no rule matches: the cheapest).",
+      }),
+    ),
     label_format: Type.Optional(LabelFormatSchema),
-    location_id: Type.Optional(text(64, { minLength: 1, description: 'purchase_labels: the location (`loc_…`) every label ships from (an item\'s own location_id wins). Default: each order\'s ship_from or location, else the default location. A location of another workspace or environment is 404.' })),
+    location_id: Type.Optional(
+      text(64, {
+        minLength: 1,
+        description:
+          "purchase_labels: the location (`loc_…`) every label ships from (an item's own location_id wins). Default: each order's ship_from or location, else the default location. A location of another workspace or environment is 404.",
+      }),
+    ),
   },
   { additionalProperties: false, examples: [CREATE_BATCH_BODY_EXAMPLE] },
 );
@@ -51,11 +73,20 @@ export const AdminBatchGenerateBody = Type.Object(
     order_ids: Type.Array(text(64), { minItems: 1, maxItems: SCHEMA_ITEM_CAP }),
     service_code: Type.Optional(text(100, { minLength: 1 })),
     label_format: Type.Optional(LabelFormatSchema),
-    location_id: Type.Optional(text(64, { minLength: 1, description: 'purchase_labels: the location (`loc_…`) every label ships from (an item\'s own location_id wins). Default: each order\'s ship_from or location, else the default location. A location of another workspace or environment is 404.' })),
+    location_id: Type.Optional(
+      text(64, {
+        minLength: 1,
+        description:
+          "purchase_labels: the location (`loc_…`) every label ships from (an item's own location_id wins). Default: each order's ship_from or location, else the default location. A location of another workspace or environment is 404.",
+      }),
+    ),
   },
   { additionalProperties: false, examples: [ADMIN_BATCH_GENERATE_BODY_EXAMPLE] },
 );
-export const AdminBatchProcessBody = Type.Object({ order_ids: Type.Array(text(64), { minItems: 1, maxItems: SCHEMA_ITEM_CAP }) }, { additionalProperties: false, examples: [ADMIN_BATCH_PROCESS_BODY_EXAMPLE] });
+export const AdminBatchProcessBody = Type.Object(
+  { order_ids: Type.Array(text(64), { minItems: 1, maxItems: SCHEMA_ITEM_CAP }) },
+  { additionalProperties: false, examples: [ADMIN_BATCH_PROCESS_BODY_EXAMPLE] },
+);
 
 export const PurchaseItemSchema = Type.Object(
   {
@@ -107,7 +138,7 @@ export const BatchSchema = Type.Object(
     progress: Type.Number({ description: 'Finished items / total, 0–1.' }),
     label_format: orNull(Type.String()),
     service_code: orNull(Type.String()),
-    location_id: orNull(Type.String({ description: 'purchase_labels: the location its labels ship from (null: each order\'s own).' })),
+    location_id: orNull(Type.String({ description: "purchase_labels: the location its labels ship from (null: each order's own)." })),
     eta_seconds: orNull(Type.Integer({ description: 'While running: remaining items at the rate so far.' })),
     label: orNull(Type.Object({ url: Type.String() })),
     started_at: orNull(Timestamp),

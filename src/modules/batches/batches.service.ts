@@ -16,7 +16,16 @@ import type { LabelPrints, ShipmentsService } from '../shipments/index.js';
 import type { LocationsService } from '../locations/index.js';
 import type { LabelFormat } from '../labels/index.js';
 import * as repo from './batches.repo.js';
-import { MAX_BATCH_ITEMS, PurchaseItemSchema, ReturnItemSchema, type Batch, type BatchItem, type CreateBatchInput, type PurchaseItem, type ReturnItem } from './batches.schemas.js';
+import {
+  MAX_BATCH_ITEMS,
+  PurchaseItemSchema,
+  ReturnItemSchema,
+  type Batch,
+  type BatchItem,
+  type CreateBatchInput,
+  type PurchaseItem,
+  type ReturnItem,
+} from './batches.schemas.js';
 import type { BatchItemRow, BatchRow, BatchStatus, BatchType, ItemError, ItemStatus } from './batches.tables.js';
 import { toBatch, toBatchItem } from './batches.wire.js';
 
@@ -59,9 +68,14 @@ export function itemConcurrency(engine: Engine, configured: number | undefined):
   return configured ?? (engine === 'pglite' ? 2 : 4);
 }
 
-type ItemValidator = ((value: unknown) => boolean) & { errors?: { instancePath: string; message?: string; params?: { missingProperty?: string; additionalProperty?: string } }[] | null };
+type ItemValidator = ((value: unknown) => boolean) & {
+  errors?: { instancePath: string; message?: string; params?: { missingProperty?: string; additionalProperty?: string } }[] | null;
+};
 // Items are checked with the same Ajv setup as request bodies (no coercion), one validator per schema.
-const compileItemValidator = AjvCompiler()({}, { customOptions: { coerceTypes: false, allErrors: true, removeAdditional: false }, onCreate: addDateFormats } as never) as unknown as (route: unknown) => ItemValidator;
+const compileItemValidator = AjvCompiler()({}, {
+  customOptions: { coerceTypes: false, allErrors: true, removeAdditional: false },
+  onCreate: addDateFormats,
+} as never) as unknown as (route: unknown) => ItemValidator;
 const validators = new Map<TSchema, ItemValidator>();
 function checkShape(schema: TSchema, value: unknown): ErrorDetail[] {
   let validate = validators.get(schema);
@@ -74,7 +88,10 @@ function checkShape(schema: TSchema, value: unknown): ErrorDetail[] {
     const path = [e.instancePath.replace(/^\//, '').replace(/\//g, '.'), name].filter(Boolean).join('.') || 'item';
     if (seen.has(path)) continue;
     seen.add(path);
-    details.push({ field: path, message: e.params?.missingProperty ? 'is required' : e.params?.additionalProperty ? 'is not a known field' : (e.message ?? 'is invalid') });
+    details.push({
+      field: path,
+      message: e.params?.missingProperty ? 'is required' : e.params?.additionalProperty ? 'is not a known field' : (e.message ?? 'is invalid'),
+    });
     if (details.length >= 20) break;
   }
   return details;
@@ -101,9 +118,13 @@ export class BatchesService {
     const raw = rawItems(input);
     if (raw.length === 0) throw validationError([{ field: input.items ? 'items' : 'order_ids', message: 'must have at least one item' }]);
     if (raw.length > MAX_BATCH_ITEMS) {
-      throw new AppError('payload_too_large', `A batch holds at most ${MAX_BATCH_ITEMS.toLocaleString('en-US')} items; this one has ${raw.length.toLocaleString('en-US')}. Split it into several batches.`);
+      throw new AppError(
+        'payload_too_large',
+        `A batch holds at most ${MAX_BATCH_ITEMS.toLocaleString('en-US')} items; this one has ${raw.length.toLocaleString('en-US')}. Split it into several batches.`,
+      );
     }
-    if (input.location_id !== undefined && input.type !== 'purchase_labels') throw validationError([{ field: 'location_id', message: 'only with type purchase_labels' }]);
+    if (input.location_id !== undefined && input.type !== 'purchase_labels')
+      throw validationError([{ field: 'location_id', message: 'only with type purchase_labels' }]);
     // 404 now, not a failed item per label later.
     const locationId = input.location_id !== undefined ? await this.locations.locationIdFor(ctx, input.location_id) : null;
     const now = this.deps.now();
@@ -131,7 +152,8 @@ export class BatchesService {
           environment: ctx.environment,
           type: input.type,
           status: 'queued',
-          label_format: input.type === 'purchase_labels' ? (input.label_format ?? 'pdf_4x6') : input.type === 'create_returns' ? (input.label_format ?? null) : null,
+          label_format:
+            input.type === 'purchase_labels' ? (input.label_format ?? 'pdf_4x6') : input.type === 'create_returns' ? (input.label_format ?? null) : null,
           service_code: input.type === 'purchase_labels' ? (input.service_code ?? null) : null,
           location_id: locationId,
           total: items.length,
@@ -167,7 +189,11 @@ export class BatchesService {
   async items(scope: Scope, id: string, opts: { limit?: number; cursor?: string; status?: ItemStatus }): Promise<Page<BatchItem>> {
     await this.findOrThrow(scope, id);
     const limit = clampLimit(opts.limit);
-    const rows = await repo.listItems(this.deps.db, scope, id, { limit, status: opts.status, afterIndex: opts.cursor === undefined ? undefined : decodeIndexCursor(opts.cursor) });
+    const rows = await repo.listItems(this.deps.db, scope, id, {
+      limit,
+      status: opts.status,
+      afterIndex: opts.cursor === undefined ? undefined : decodeIndexCursor(opts.cursor),
+    });
     const has_more = rows.length > limit;
     const data = has_more ? rows.slice(0, limit) : rows;
     return { data: data.map(toBatchItem), has_more, next_cursor: has_more ? encodeIndexCursor(data[data.length - 1].idx) : null };
@@ -180,7 +206,8 @@ export class BatchesService {
       const row = await repo.findBatch(trx, ctx, id, { forUpdate: true });
       if (!row) throw new AppError('not_found', 'No such batch.');
       if (row.status === 'cancelled') return this.present(trx, row);
-      if (FINISHED.includes(row.status)) throw invalidState(`The batch is ${row.status}; only a queued or running batch can be cancelled.`, { current: row.status, allowedMoves: [] });
+      if (FINISHED.includes(row.status))
+        throw invalidState(`The batch is ${row.status}; only a queued or running batch can be cancelled.`, { current: row.status, allowedMoves: [] });
       return this.present(trx, await repo.cancelBatch(trx, id, now));
     });
   }
@@ -188,7 +215,12 @@ export class BatchesService {
   /** The merged label file: rendered once (off the event loop), then kept. */
   async label(scope: Scope, id: string): Promise<{ body: Buffer; content_type: string; filename: string }> {
     const batch = await this.findOrThrow(scope, id);
-    if (!FINISHED.includes(batch.status)) throw invalidState(`The batch is ${batch.status}; its label file is ready when it has finished.`, { current: batch.status, allowedMoves: ['cancel'], detail: `is ${batch.status}; the label file is made when the batch has finished` });
+    if (!FINISHED.includes(batch.status))
+      throw invalidState(`The batch is ${batch.status}; its label file is ready when it has finished.`, {
+        current: batch.status,
+        allowedMoves: ['cancel'],
+        detail: `is ${batch.status}; the label file is made when the batch has finished`,
+      });
     const format = (batch.label_format ?? 'pdf_4x6') as LabelFormat;
     const ext = format === 'zpl_4x6' ? 'zpl' : 'pdf';
     const filename = `batch-${id}.${ext}`;
@@ -222,18 +254,21 @@ export class BatchesService {
     const startedAt = Date.now();
     let finished = 0;
     let overBudget = false;
-    const workers = Array.from({ length: Math.min(itemConcurrency(this.deps.database.engine, this.deps.config.batchItemConcurrency), queue.length) }, async () => {
-      for (let item = queue.shift(); item; item = queue.shift()) {
-        if (signal?.aborted) return;
-        if (Date.now() - startedAt > CHUNK_BUDGET_MS) {
-          overBudget = true;
-          return;
+    const workers = Array.from(
+      { length: Math.min(itemConcurrency(this.deps.database.engine, this.deps.config.batchItemConcurrency), queue.length) },
+      async () => {
+        for (let item = queue.shift(); item; item = queue.shift()) {
+          if (signal?.aborted) return;
+          if (Date.now() - startedAt > CHUNK_BUDGET_MS) {
+            overBudget = true;
+            return;
+          }
+          if (await this.runItem(ctx, batch, item)) finished++;
+          // Let interactive requests in between items.
+          await yieldToLoop();
         }
-        if (await this.runItem(ctx, batch, item)) finished++;
-        // Let interactive requests in between items.
-        await yieldToLoop();
-      }
-    });
+      },
+    );
     // Every lane ends before the run does (a failed run must not leave lanes working behind the
     // job's retry); then the first unexpected error fails the job, whose retry takes what is left.
     const failure = (await Promise.allSettled(workers)).find((r): r is PromiseRejectedResult => r.status === 'rejected');
@@ -256,9 +291,17 @@ export class BatchesService {
           const input = item.input as PurchaseItem;
           await this.shipments.purchaseInBatch(
             ctx,
-            { order_id: input.order_id, service_code: input.service_code ?? batch.service_code ?? undefined, label_format: (input.label_format ?? batch.label_format ?? 'pdf_4x6') as never, address_validation: input.address_validation, options: input.options, location_id: input.location_id ?? batch.location_id ?? undefined },
+            {
+              order_id: input.order_id,
+              service_code: input.service_code ?? batch.service_code ?? undefined,
+              label_format: (input.label_format ?? batch.label_format ?? 'pdf_4x6') as never,
+              address_validation: input.address_validation,
+              options: input.options,
+              location_id: input.location_id ?? batch.location_id ?? undefined,
+            },
             async (trx, shipment) => {
-              if (!(await repo.finishItem(trx, item.id, { status: 'succeeded', result: { shipment }, shipmentId: shipment.id }, now()))) throw new ItemAlreadyFinished();
+              if (!(await repo.finishItem(trx, item.id, { status: 'succeeded', result: { shipment }, shipmentId: shipment.id }, now())))
+                throw new ItemAlreadyFinished();
             },
           );
           return true;
@@ -268,7 +311,8 @@ export class BatchesService {
           const { shipment_id: shipmentId, ...input } = item.input as ReturnItem;
           const labelFormat = (input.label_format ?? batch.label_format ?? undefined) as ReturnItem['label_format'];
           await this.shipments.createReturn(ctx, shipmentId, { ...input, label_format: labelFormat }, async (trx, shipment) => {
-            if (!(await repo.finishItem(trx, item.id, { status: 'succeeded', result: { shipment }, shipmentId: shipment.id }, now()))) throw new ItemAlreadyFinished();
+            if (!(await repo.finishItem(trx, item.id, { status: 'succeeded', result: { shipment }, shipmentId: shipment.id }, now())))
+              throw new ItemAlreadyFinished();
           });
           return true;
         }
@@ -330,7 +374,6 @@ export class BatchesService {
   }
 }
 
-
 /** The items as given: `items`, or `order_ids` as `{order_id}` items (`shipment_ids` as `{shipment_id}` for create_returns). */
 function rawItems(input: CreateBatchInput): unknown[] {
   const { type, items, order_ids, shipment_ids } = input;
@@ -382,4 +425,3 @@ function decodeIndexCursor(cursor: string): number {
   if (!m) throw validationError([{ field: 'cursor', message: 'is not a cursor of this list' }]);
   return Number(m[1]);
 }
-

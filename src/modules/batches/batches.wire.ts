@@ -23,7 +23,10 @@ export function toBatch(row: BatchRow, counts: Counts, baseUrl: string, now: Dat
     service_code: row.service_code,
     location_id: row.location_id ?? null,
     eta_seconds: eta,
-    label: finished && (row.type === 'purchase_labels' || row.type === 'create_returns') && counts.succeeded > 0 ? { url: `${baseUrl}/v1/batches/${row.id}/label` } : null,
+    label:
+      finished && (row.type === 'purchase_labels' || row.type === 'create_returns') && counts.succeeded > 0
+        ? { url: `${baseUrl}/v1/batches/${row.id}/label` }
+        : null,
     started_at: iso(row.started_at),
     finished_at: iso(row.finished_at),
     created_at: iso(row.created_at)!,

@@ -53,6 +53,9 @@ function outcomeOf(e: CarrierExchange): string {
 
 /** Deletes exchanges past the retention window (the maintenance job, hourly). */
 export async function purgeOldExchanges(deps: Pick<Deps, 'db' | 'now'>): Promise<number> {
-  const result = await deps.db.deleteFrom('carrier_exchanges').where('created_at', '<', new Date(deps.now().getTime() - EXCHANGE_RETENTION_MS)).executeTakeFirst();
+  const result = await deps.db
+    .deleteFrom('carrier_exchanges')
+    .where('created_at', '<', new Date(deps.now().getTime() - EXCHANGE_RETENTION_MS))
+    .executeTakeFirst();
   return Number(result.numDeletedRows);
 }

@@ -53,36 +53,55 @@ describe('a simulated account through the gateway (one contract, outcomes mapped
   const accounts = { timeoutMs: async () => TIMEOUT_MS } as unknown as CarrierAccountsService;
   const log = { warn() {}, error() {} } as never;
   const purchasedAt = '2026-03-02T15:00:00.000Z';
-  const voidRequest = (now: string) => ({ carrier_shipment_id: '1Z999AA10123456784', tracking_numbers: ['1Z999AA10123456784'], service_code: 'ups_ground', purchased_at: purchasedAt, now });
+  const voidRequest = (now: string) => ({
+    carrier_shipment_id: '1Z999AA10123456784',
+    tracking_numbers: ['1Z999AA10123456784'],
+    service_code: 'ups_ground',
+    purchased_at: purchasedAt,
+    now,
+  });
 
   async function gatewayOver(carriers?: CarrierDefinition[]): Promise<CarrierGateway> {
     return new CarrierGateway(accounts, carriers ? createRegistry(carriers) : await getCarrierRegistry(), new Map(), log);
   }
 
-  it('picks the carrier\'s simulated driver, which answers in process', async () => {
+  it("picks the carrier's simulated driver, which answers in process", async () => {
     const gateway = await gatewayOver();
     expect(gateway.driverOf(simulated)).toMatchObject({ carrier: 'ups', inProcess: true });
-    expect(gateway.inProcessTarget({ carrier: 'ups', carrier_driver: 'simulated', carrier_account_id: null })).toEqual({ id: null, driver: 'simulated', carrier: 'ups' });
+    expect(gateway.inProcessTarget({ carrier: 'ups', carrier_driver: 'simulated', carrier_account_id: null })).toEqual({
+      id: null,
+      driver: 'simulated',
+      carrier: 'ups',
+    });
     expect(gateway.inProcessTarget({ carrier: 'ups', carrier_driver: 'api', carrier_account_id: 'ca_1' })).toBeUndefined();
   });
 
   it('a void before the first scan is granted, with the refund under review', async () => {
     const gateway = await gatewayOver();
-    await expect(gateway.call(scope, simulated, undefined, (d, c) => d.void(c, voidRequest('2026-03-02T15:00:01.000Z')))).resolves.toEqual({ voided: true, refund_review: true });
+    await expect(gateway.call(scope, simulated, undefined, (d, c) => d.void(c, voidRequest('2026-03-02T15:00:01.000Z')))).resolves.toEqual({
+      voided: true,
+      refund_review: true,
+    });
   });
 
-  it('a void after the first scan is too late: 409 invalid_state, or the caller\'s own error', async () => {
+  it("a void after the first scan is too late: 409 invalid_state, or the caller's own error", async () => {
     const gateway = await gatewayOver();
     const late = voidRequest('2026-03-20T00:00:00.000Z');
-    await expect(gateway.call(scope, simulated, undefined, (d, c) => d.void(c, late))).rejects.toMatchObject({ code: 'invalid_state', message: expect.stringMatching(/already scanned/) });
-    const own = new Error('caller\'s own');
+    await expect(gateway.call(scope, simulated, undefined, (d, c) => d.void(c, late))).rejects.toMatchObject({
+      code: 'invalid_state',
+      message: expect.stringMatching(/already scanned/),
+    });
+    const own = new Error("caller's own");
     await expect(gateway.call(scope, simulated, undefined, (d, c) => d.void(c, late), { tooLate: () => own })).rejects.toBe(own);
   });
 
   it('a service the carrier does not have is 422 no_rates naming service_code', async () => {
     const gateway = await gatewayOver();
     const request = { service_code: 'ups_teleport', reference: 'shp_1', purchased_at: purchasedAt } as unknown as ApiPurchaseRequest;
-    await expect(gateway.call(scope, simulated, undefined, (d, c) => d.purchase(c, request))).rejects.toMatchObject({ code: 'no_rates', details: [expect.objectContaining({ field: 'service_code', message: expect.stringMatching(/no service ups_teleport/) })] });
+    await expect(gateway.call(scope, simulated, undefined, (d, c) => d.purchase(c, request))).rejects.toMatchObject({
+      code: 'no_rates',
+      details: [expect.objectContaining({ field: 'service_code', message: expect.stringMatching(/no service ups_teleport/) })],
+    });
   });
 
   it('a simulated carrier that cannot answer (a failing double) is 503 carrier_unavailable, retryable', async () => {
@@ -97,6 +116,9 @@ describe('a simulated account through the gateway (one contract, outcomes mapped
       },
     };
     const gateway = await gatewayOver([failing]);
-    await expect(gateway.call(scope, simulated, undefined, (d, c) => d.purchase(c, {} as ApiPurchaseRequest))).rejects.toMatchObject({ code: 'carrier_unavailable', retryable: true });
+    await expect(gateway.call(scope, simulated, undefined, (d, c) => d.purchase(c, {} as ApiPurchaseRequest))).rejects.toMatchObject({
+      code: 'carrier_unavailable',
+      retryable: true,
+    });
   });
 });

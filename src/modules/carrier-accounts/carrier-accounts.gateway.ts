@@ -56,15 +56,19 @@ export class CarrierGateway {
   #select(scope: Scope, rows: CarrierAccountRow[], ids: readonly string[] | undefined): RateSource[] {
     let all = this.#sources.get(rows);
     if (!all) {
-      all = rows.filter((r) => r.enabled).flatMap((r) => {
-        const source = this.#source(scope, r);
-        return source ? [source] : [];
-      });
+      all = rows
+        .filter((r) => r.enabled)
+        .flatMap((r) => {
+          const source = this.#source(scope, r);
+          return source ? [source] : [];
+        });
       this.#sources.set(rows, all);
     }
     if (!ids) return all;
     const byId = new Map(all.map((s) => [s.accountId, s]));
-    const problems = ids.flatMap((id, i) => (byId.has(id) ? [] : [{ field: `carrier_accounts[${i}]`, message: `is not an enabled carrier account of this workspace and environment` }]));
+    const problems = ids.flatMap((id, i) =>
+      byId.has(id) ? [] : [{ field: `carrier_accounts[${i}]`, message: `is not an enabled carrier account of this workspace and environment` }],
+    );
     if (problems.length > 0) throw validationError(problems);
     return ids.map((id) => byId.get(id)!);
   }
@@ -112,7 +116,10 @@ export class CarrierGateway {
     }
     const enabled = rows.filter((r) => r.carrier === carrier && r.enabled);
     const row = enabled.find((r) => r.is_default) ?? enabled[0];
-    if (!row) throw new AppError('unprocessable', `No enabled ${carrier} carrier account in this workspace and environment.`, { details: [{ field, message: `no enabled ${carrier} account` }] });
+    if (!row)
+      throw new AppError('unprocessable', `No enabled ${carrier} carrier account in this workspace and environment.`, {
+        details: [{ field, message: `no enabled ${carrier} account` }],
+      });
     return row;
   }
 
@@ -128,9 +135,15 @@ export class CarrierGateway {
     if (!row || !row.enabled) throw validationError([{ field, message: 'is not an enabled carrier account of this workspace and environment' }]);
     const name = this.carriers.get(row.carrier)?.name ?? row.carrier;
     if (row.driver !== 'api') {
-      throw validationError([{ field, message: `is a simulated ${name} account, which validates no addresses; leave carrier_account_id out to use the built-in validator, or name an api account` }]);
+      throw validationError([
+        {
+          field,
+          message: `is a simulated ${name} account, which validates no addresses; leave carrier_account_id out to use the built-in validator, or name an api account`,
+        },
+      ]);
     }
-    if (!apiDriverCapabilities(this.driverOf(row)).address_validation) throw validationError([{ field, message: `${name}'s api driver does not validate addresses` }]);
+    if (!apiDriverCapabilities(this.driverOf(row)).address_validation)
+      throw validationError([{ field, message: `${name}'s api driver does not validate addresses` }]);
     return {
       carrier: row.carrier,
       accountId: row.id,
@@ -173,7 +186,13 @@ export class CarrierGateway {
    * service cannot carry it), `invalid_state` (too late: `tooLate` makes the caller's own) or
    * `carrier_unavailable`.
    */
-  async call<T>(scope: Scope, row: CallTarget, requestId: string | undefined, call: DriverCall<T>, opts: { tooLate?: (message: string) => Error } = {}): Promise<T> {
+  async call<T>(
+    scope: Scope,
+    row: CallTarget,
+    requestId: string | undefined,
+    call: DriverCall<T>,
+    opts: { tooLate?: (message: string) => Error } = {},
+  ): Promise<T> {
     let result: DriverResult<T>;
     try {
       result = await this.#invoke(row, requestId, call);
@@ -192,7 +211,11 @@ export class CarrierGateway {
     switch (result.kind) {
       case 'invalid_credentials':
         if (row.id !== null) await this.#refused(scope, row, message);
-        throw new AppError('carrier_account_invalid', 'The carrier refused this account\'s credentials; update them (PATCH /v1/carrier-accounts/:id) and test the account.', { details });
+        throw new AppError(
+          'carrier_account_invalid',
+          "The carrier refused this account's credentials; update them (PATCH /v1/carrier-accounts/:id) and test the account.",
+          { details },
+        );
       case 'not_offered':
         throw new AppError('no_rates', message, { details: details.map((d) => ({ field: 'service_code', ...d })) });
       case 'too_late':
@@ -227,7 +250,9 @@ export class CarrierGateway {
   }
 
   async #refused(scope: Scope, row: CarrierAccountRow, message: string): Promise<void> {
-    await this.accounts.recordRefusedCredentials(scope, row, message).catch((err: unknown) => this.log.warn({ err, carrier_account_id: row.id }, 'could not record refused credentials'));
+    await this.accounts
+      .recordRefusedCredentials(scope, row, message)
+      .catch((err: unknown) => this.log.warn({ err, carrier_account_id: row.id }, 'could not record refused credentials'));
   }
 }
 

@@ -21,7 +21,11 @@ export async function findAccountEvenDeleted(executor: Executor, scope: Scope, i
   return executor.selectFrom('carrier_accounts').selectAll().where(inScope(scope)).where('id', '=', id).executeTakeFirst();
 }
 
-export async function listAccounts(executor: Executor, scope: Scope, filter: { limit?: number; cursor?: string; carrier?: string; enabled?: boolean }): Promise<Page<CarrierAccountRow>> {
+export async function listAccounts(
+  executor: Executor,
+  scope: Scope,
+  filter: { limit?: number; cursor?: string; carrier?: string; enabled?: boolean },
+): Promise<Page<CarrierAccountRow>> {
   let q = executor.selectFrom('carrier_accounts').selectAll().where(inScope(scope)).where('deleted_at', 'is', null);
   if (filter.carrier) q = q.where('carrier', '=', filter.carrier);
   if (filter.enabled !== undefined) q = q.where('enabled', '=', filter.enabled);
@@ -30,10 +34,22 @@ export async function listAccounts(executor: Executor, scope: Scope, filter: { l
 
 /** Every live account of the scope, oldest first (rating and purchase routing read these, cached). */
 export async function listLiveAccounts(executor: Executor, scope: Scope): Promise<CarrierAccountRow[]> {
-  return executor.selectFrom('carrier_accounts').selectAll().where(inScope(scope)).where('deleted_at', 'is', null).orderBy('created_at').orderBy('id').execute();
+  return executor
+    .selectFrom('carrier_accounts')
+    .selectAll()
+    .where(inScope(scope))
+    .where('deleted_at', 'is', null)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
 }
 
-export async function updateAccount(executor: Executor, scope: Scope, id: string, changes: Updateable<CarrierAccountsTable>): Promise<CarrierAccountRow | undefined> {
+export async function updateAccount(
+  executor: Executor,
+  scope: Scope,
+  id: string,
+  changes: Updateable<CarrierAccountsTable>,
+): Promise<CarrierAccountRow | undefined> {
   return executor
     .updateTable('carrier_accounts')
     .set({ ...changes, updated_at: sql`now()` as never })

@@ -37,25 +37,43 @@ afterAll(async () => {
   await usps?.close();
 });
 
-const create = (headers: Record<string, string>, payload: Record<string, unknown>) => app.inject({ method: 'POST', url: '/v1/carrier-accounts', headers, payload });
+const create = (headers: Record<string, string>, payload: Record<string, unknown>) =>
+  app.inject({ method: 'POST', url: '/v1/carrier-accounts', headers, payload });
 
 describe('carrier types', () => {
   it('lists every carrier with its drivers, services and the api credentials schema (secret fields writeOnly)', async () => {
     const res = await app.inject({ method: 'GET', url: '/v1/carrier-types', headers: t.headers });
     expect(res.statusCode).toBe(200);
-    const types = res.json().data as Array<{ carrier: string; drivers: string[]; services: Array<{ service_code: string }>; credentials_schema: Record<string, any> | null }>;
+    const types = res.json().data as Array<{
+      carrier: string;
+      drivers: string[];
+      services: Array<{ service_code: string }>;
+      credentials_schema: Record<string, any> | null;
+    }>;
     expect(types.map((c) => c.carrier).sort()).toEqual(['dhl_express', 'fedex', 'ups', 'usps']);
     const ups = types.find((c) => c.carrier === 'ups')!;
     expect(ups.drivers).toEqual(['simulated', 'api']);
     expect(ups.services.map((s) => s.service_code)).toContain('ups_ground');
-    expect(ups.credentials_schema).toMatchObject({ $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', properties: { client_secret: { writeOnly: true } } });
+    expect(ups.credentials_schema).toMatchObject({
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      type: 'object',
+      properties: { client_secret: { writeOnly: true } },
+    });
     const dhlType = types.find((c) => c.carrier === 'dhl_express')!;
     expect(dhlType.drivers).toEqual(['simulated', 'api']);
-    expect(dhlType.credentials_schema).toMatchObject({ $schema: 'https://json-schema.org/draft/2020-12/schema', required: ['api_key', 'api_secret'], properties: { api_secret: { writeOnly: true } } });
+    expect(dhlType.credentials_schema).toMatchObject({
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      required: ['api_key', 'api_secret'],
+      properties: { api_secret: { writeOnly: true } },
+    });
     expect(dhlType.credentials_schema!.properties.api_key.writeOnly).toBeUndefined();
     const fedexType = types.find((c) => c.carrier === 'fedex')!;
     expect(fedexType.drivers).toEqual(['simulated', 'api']);
-    expect(fedexType.credentials_schema).toMatchObject({ $schema: 'https://json-schema.org/draft/2020-12/schema', required: ['api_key', 'secret_key'], properties: { secret_key: { writeOnly: true } } });
+    expect(fedexType.credentials_schema).toMatchObject({
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      required: ['api_key', 'secret_key'],
+      properties: { secret_key: { writeOnly: true } },
+    });
     expect(fedexType.credentials_schema!.properties.api_key.writeOnly).toBeUndefined();
     const usps = types.find((c) => c.carrier === 'usps')!;
     expect(usps.drivers).toEqual(['simulated', 'api']);
@@ -66,8 +84,12 @@ describe('carrier types', () => {
     expect(usps.credentials_schema!.properties.crid.writeOnly).toBeUndefined();
   });
 
-  it('capabilities: address_validation comes from the api driver; returns (return_charges, void window), pickups, manifests and customs documents are every carrier\'s offer', async () => {
-    const types = (await app.inject({ method: 'GET', url: '/v1/carrier-types', headers: t.headers })).json().data as Array<{ carrier: string; drivers: string[]; capabilities: Record<string, boolean> }>;
+  it("capabilities: address_validation comes from the api driver; returns (return_charges, void window), pickups, manifests and customs documents are every carrier's offer", async () => {
+    const types = (await app.inject({ method: 'GET', url: '/v1/carrier-types', headers: t.headers })).json().data as Array<{
+      carrier: string;
+      drivers: string[];
+      capabilities: Record<string, boolean>;
+    }>;
     expect(types.length).toBe(4);
     for (const type of types) {
       const hasApi = type.drivers.includes('api');
@@ -83,7 +105,12 @@ describe('carrier types', () => {
         customs_documents: true,
       });
     }
-    const byCarrier = Object.fromEntries((types as unknown as Array<{ carrier: string; return_charges: string[]; void_window_days: number }>).map((c) => [c.carrier, [c.return_charges, c.void_window_days]]));
+    const byCarrier = Object.fromEntries(
+      (types as unknown as Array<{ carrier: string; return_charges: string[]; void_window_days: number }>).map((c) => [
+        c.carrier,
+        [c.return_charges, c.void_window_days],
+      ]),
+    );
     expect(byCarrier).toEqual({
       usps: [['on_scan', 'on_creation'], 30],
       ups: [['on_scan', 'on_creation'], 90],
@@ -91,7 +118,12 @@ describe('carrier types', () => {
       dhl_express: [['on_creation'], 14],
     });
     // Every carrier has its api driver today, so each offers both.
-    expect(types.filter((c) => c.capabilities.address_validation).map((c) => c.carrier).sort()).toEqual(['dhl_express', 'fedex', 'ups', 'usps']);
+    expect(
+      types
+        .filter((c) => c.capabilities.address_validation)
+        .map((c) => c.carrier)
+        .sort(),
+    ).toEqual(['dhl_express', 'fedex', 'ups', 'usps']);
   });
 });
 
@@ -137,17 +169,30 @@ describe('carrier accounts', () => {
     expect(upsAccounts.filter((a) => a.is_default).map((a) => a.id)).toEqual([account.id]);
 
     const { rows } = await sql<{ credentials_sealed: string; changes: string }>`
-      select a.credentials_sealed, l.changes::text as changes from carrier_accounts a join audit_log l on l.target_id = a.id where a.id = ${account.id}`.execute(app.deps.db);
+      select a.credentials_sealed, l.changes::text as changes from carrier_accounts a join audit_log l on l.target_id = a.id where a.id = ${account.id}`.execute(
+      app.deps.db,
+    );
     expect(rows.length).toBe(1);
     expect(rows[0].credentials_sealed).not.toContain(SECRET);
     expect(rows[0].changes).not.toContain(SECRET);
   });
 
   it('connect a DHL Express api account: basic auth tested with one service-area lookup, the secret masked', async () => {
-    const dhlApi = { carrier: 'dhl_express', driver: 'api', account_number: '123456789', base_url: dhl.url, credentials: { api_key: 'fake-api-key', api_secret: DHL_SECRET } };
+    const dhlApi = {
+      carrier: 'dhl_express',
+      driver: 'api',
+      account_number: '123456789',
+      base_url: dhl.url,
+      credentials: { api_key: 'fake-api-key', api_secret: DHL_SECRET },
+    };
     const res = await create(t.headers, dhlApi);
     expect(res.statusCode, res.body).toBe(201);
-    expect(res.json()).toMatchObject({ carrier: 'dhl_express', driver: 'api', credentials: { api_key: 'fake-api-key', api_secret: '••••7c21' }, health: { status: 'ok' } });
+    expect(res.json()).toMatchObject({
+      carrier: 'dhl_express',
+      driver: 'api',
+      credentials: { api_key: 'fake-api-key', api_secret: '••••7c21' },
+      health: { status: 'ok' },
+    });
     expect(dhl.count('address_validate')).toBeGreaterThan(0);
     expect(dhl.violations).toEqual([]);
     expect(res.body).not.toContain(DHL_SECRET);
@@ -160,10 +205,22 @@ describe('carrier accounts', () => {
   });
 
   it('connect a FedEx api account: its keys tested against the fake FedEx, the secret key masked', async () => {
-    const fedexApi = { carrier: 'fedex', driver: 'api', account_number: '740561073', base_url: fedex.url, credentials: { api_key: 'fake-api-key', secret_key: FEDEX_SECRET } };
+    const fedexApi = {
+      carrier: 'fedex',
+      driver: 'api',
+      account_number: '740561073',
+      base_url: fedex.url,
+      credentials: { api_key: 'fake-api-key', secret_key: FEDEX_SECRET },
+    };
     const res = await create(t.headers, fedexApi);
     expect(res.statusCode, res.body).toBe(201);
-    expect(res.json()).toMatchObject({ carrier: 'fedex', driver: 'api', account_number: '740561073', credentials: { api_key: 'fake-api-key', secret_key: '••••7c21' }, health: { status: 'ok' } });
+    expect(res.json()).toMatchObject({
+      carrier: 'fedex',
+      driver: 'api',
+      account_number: '740561073',
+      credentials: { api_key: 'fake-api-key', secret_key: '••••7c21' },
+      health: { status: 'ok' },
+    });
     expect(res.body).not.toContain(FEDEX_SECRET);
     expect(fedex.count('token')).toBeGreaterThan(0);
     expect(fedex.violations).toEqual([]);
@@ -189,7 +246,13 @@ describe('carrier accounts', () => {
     expect(res.json()).toMatchObject({
       carrier: 'usps',
       driver: 'api',
-      credentials: { client_id: 'fake-client-id', client_secret: '••••9f3a', crid: '56982563', payment_account_number: '••••5525', payment_account_type: 'EPS' },
+      credentials: {
+        client_id: 'fake-client-id',
+        client_secret: '••••9f3a',
+        crid: '56982563',
+        payment_account_number: '••••5525',
+        payment_account_type: 'EPS',
+      },
       health: { status: 'ok' },
     });
     // Write-only like the secret: its last 4 shown, never the whole number.
@@ -198,7 +261,12 @@ describe('carrier accounts', () => {
     expect(usps.count('payment')).toBeGreaterThan(0);
     expect(usps.violations).toEqual([]);
     // A PERMIT account needs its permit ZIP Code.
-    const permit = await create(t.headers, { carrier: 'usps', driver: 'api', base_url: usps.url, credentials: { ...credentials, payment_account_type: 'PERMIT' } });
+    const permit = await create(t.headers, {
+      carrier: 'usps',
+      driver: 'api',
+      base_url: usps.url,
+      credentials: { ...credentials, payment_account_type: 'PERMIT' },
+    });
     expect(permit.statusCode).toBe(400);
     expect(permit.json().details.map((d: { field: string }) => d.field)).toContain('credentials.permit_zip');
   });
@@ -220,11 +288,18 @@ describe('carrier accounts', () => {
       [{ carrier: 'acme', driver: 'simulated' }, ['carrier']],
       [{ carrier: 'ups', driver: 'api' }, ['credentials']],
       [
-        { carrier: 'usps', driver: 'api', credentials: { client_id: 'x', client_secret: SECRET, crid: '56982563', mid: '12345', manifest_mid: '904128937', payment_account_type: 'CASH' } },
+        {
+          carrier: 'usps',
+          driver: 'api',
+          credentials: { client_id: 'x', client_secret: SECRET, crid: '56982563', mid: '12345', manifest_mid: '904128937', payment_account_type: 'CASH' },
+        },
         ['credentials.mid', 'credentials.payment_account_number', 'credentials.payment_account_type'],
       ],
       [{ carrier: 'ups', driver: 'api', credentials: { client_id: 'x' } }, ['credentials.client_secret']],
-      [{ carrier: 'ups', driver: 'api', credentials: { client_id: 7, client_secret: SECRET, password: SECRET } }, ['credentials.client_id', 'credentials.password']],
+      [
+        { carrier: 'ups', driver: 'api', credentials: { client_id: 7, client_secret: SECRET, password: SECRET } },
+        ['credentials.client_id', 'credentials.password'],
+      ],
       [{ carrier: 'ups', driver: 'simulated', credentials: { client_id: 'x' } }, ['credentials']],
       [{ ...upsApi, base_url: 'ftp://example.com' }, ['base_url']],
       [{ ...upsApi, base_url: 'https://user:pw@example.com' }, ['base_url']],
@@ -235,7 +310,13 @@ describe('carrier accounts', () => {
       const res = await create(t.headers, payload);
       expect(res.statusCode, JSON.stringify(payload)).toBe(400);
       expect(res.json().code).toBe('validation_failed');
-      expect(res.json().details.map((d: { field: string }) => d.field).sort(), res.body).toEqual(fields.sort());
+      expect(
+        res
+          .json()
+          .details.map((d: { field: string }) => d.field)
+          .sort(),
+        res.body,
+      ).toEqual(fields.sort());
       expect(res.body).not.toContain(SECRET);
     }
   });
@@ -247,10 +328,20 @@ describe('carrier accounts', () => {
     expect(off.statusCode).toBe(200);
     expect(off.json()).toMatchObject({ enabled: false, description: 'paused' });
     // New credentials are tested at once: UPS does not know these.
-    const rotated = await app.inject({ method: 'PATCH', url, headers: t.headers, payload: { credentials: { client_id: 'client-456', client_secret: 'another-secret-abcd' } } });
+    const rotated = await app.inject({
+      method: 'PATCH',
+      url,
+      headers: t.headers,
+      payload: { credentials: { client_id: 'client-456', client_secret: 'another-secret-abcd' } },
+    });
     expect(rotated.statusCode).toBe(200);
     expect(rotated.json()).toMatchObject({ credentials: { client_id: 'client-456', client_secret: '••••abcd' }, health: { status: 'invalid_credentials' } });
-    const back = await app.inject({ method: 'PATCH', url, headers: t.headers, payload: { credentials: { client_id: 'fake-client-id', client_secret: SECRET } } });
+    const back = await app.inject({
+      method: 'PATCH',
+      url,
+      headers: t.headers,
+      payload: { credentials: { client_id: 'fake-client-id', client_secret: SECRET } },
+    });
     expect(back.json().health.status).toBe('ok');
     expect((await app.inject({ method: 'PATCH', url, headers: t.headers, payload: {} })).statusCode).toBe(400);
     expect((await app.inject({ method: 'PATCH', url, headers: t.headers, payload: { carrier: 'usps' } })).statusCode).toBe(400);
@@ -283,7 +374,13 @@ describe('carrier accounts', () => {
     expect(logs.body).not.toMatch(/tok_[0-9a-f]{24}/); // the fake's access tokens
 
     expect((await app.inject({ method: 'DELETE', url, headers: t.headers })).statusCode).toBe(204);
-    for (const [method, path] of [['GET', url], ['PATCH', url], ['DELETE', url], ['POST', `${url}/test`], ['GET', `${url}/logs`]] as const) {
+    for (const [method, path] of [
+      ['GET', url],
+      ['PATCH', url],
+      ['DELETE', url],
+      ['POST', `${url}/test`],
+      ['GET', `${url}/logs`],
+    ] as const) {
       const res = await app.inject({ method, url: path, headers: t.headers, ...(method === 'PATCH' ? { payload: { enabled: true } } : {}) });
       expect(res.statusCode, `${method} ${path}`).toBe(404);
     }
@@ -300,7 +397,12 @@ describe('carrier accounts', () => {
   });
 
   it('are the same resource for the dashboard under /api/admin', async () => {
-    const created = await app.inject({ method: 'POST', url: '/api/admin/carrier-accounts', headers: t.adminHeaders, payload: { ...upsApi, description: 'from the dashboard' } });
+    const created = await app.inject({
+      method: 'POST',
+      url: '/api/admin/carrier-accounts',
+      headers: t.adminHeaders,
+      payload: { ...upsApi, description: 'from the dashboard' },
+    });
     expect(created.statusCode, created.body).toBe(201);
     const viaV1 = await app.inject({ method: 'GET', url: `/v1/carrier-accounts/${created.json().id}`, headers: t.headers });
     expect(viaV1.json().description).toBe('from the dashboard');
@@ -313,7 +415,12 @@ describe('carrier accounts', () => {
     // Every other route of one account, from another workspace (test/security walks them all too).
     const stranger = await createTenant(app);
     const url = `/v1/carrier-accounts/${account.id}`;
-    for (const [method, path] of [['PATCH', url], ['DELETE', url], ['POST', `${url}/test`], ['GET', `${url}/logs`]] as const) {
+    for (const [method, path] of [
+      ['PATCH', url],
+      ['DELETE', url],
+      ['POST', `${url}/test`],
+      ['GET', `${url}/logs`],
+    ] as const) {
       const res = await app.inject({ method, url: path, headers: stranger.headers, ...(method === 'PATCH' ? { payload: { enabled: false } } : {}) });
       expect(res.statusCode, `${method} ${path}`).toBe(404);
     }

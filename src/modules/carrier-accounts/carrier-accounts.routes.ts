@@ -56,7 +56,8 @@ export async function carrierAccountsRoutes(app: App, opts: { surface: 'admin' |
     schema: {
       operationId: op('createCarrierAccount'),
       summary: 'Connect a carrier account; its credentials are tested, sealed and never returned',
-      description: 'A failing connection test does not refuse the create: `health` says so. `base_url` is accepted only with CARRIER_ALLOW_BASE_URL_OVERRIDE=1 outside production.',
+      description:
+        'A failing connection test does not refuse the create: `health` says so. `base_url` is accepted only with CARRIER_ALLOW_BASE_URL_OVERRIDE=1 outside production.',
       tags,
       security,
       body: CreateCarrierAccountBody,
@@ -66,7 +67,14 @@ export async function carrierAccountsRoutes(app: App, opts: { surface: 'admin' |
   });
 
   app.get('/carrier-accounts/:id', {
-    schema: { operationId: op('getCarrierAccount'), summary: 'Read a carrier account', tags, security, params: IdParams, response: { 200: Account, ...errors() } },
+    schema: {
+      operationId: op('getCarrierAccount'),
+      summary: 'Read a carrier account',
+      tags,
+      security,
+      params: IdParams,
+      response: { 200: Account, ...errors() },
+    },
     handler: async (request) => accounts.get(serviceContext(request), request.params.id),
   });
 

@@ -7,10 +7,19 @@ const Timestamp = Type.String({ format: 'date-time' });
 const orNull = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const Driver = (description?: string) => Type.Union([Type.Literal(ACCOUNT_DRIVERS[0]), Type.Literal(ACCOUNT_DRIVERS[1])], description ? { description } : {});
 const Mode = (description?: string) => Type.Union([Type.Literal(ACCOUNT_MODES[0]), Type.Literal(ACCOUNT_MODES[1])], description ? { description } : {});
-const Health = (description: string) => Type.Union(HEALTH_STATUSES.map((v) => Type.Literal(v)), { description });
+const Health = (description: string) =>
+  Type.Union(
+    HEALTH_STATUSES.map((v) => Type.Literal(v)),
+    { description },
+  );
 /** Text we store: no NUL (PostgreSQL text cannot hold it) nor other control characters. */
 const NO_CONTROL = '^[^\\u0000-\\u001f\\u007f]*$';
-const CarrierSlug = Type.String({ minLength: 1, maxLength: 40, pattern: '^[a-z][a-z0-9_]*$', description: 'usps, ups, fedex, dhl_express (GET /v1/carrier-types).' });
+const CarrierSlug = Type.String({
+  minLength: 1,
+  maxLength: 40,
+  pattern: '^[a-z][a-z0-9_]*$',
+  description: 'usps, ups, fedex, dhl_express (GET /v1/carrier-types).',
+});
 const Credentials = Type.Record(Type.String({ maxLength: 64 }), Type.Unknown(), {
   description: "The api driver's credentials, as the carrier type's credentials_schema describes. Secret fields are never returned.",
   maxProperties: 20,
@@ -47,7 +56,10 @@ export const CarrierAccountSchema = Type.Object(
     mode: Mode(),
     description: orNull(Type.String()),
     account_number: orNull(Type.String()),
-    credentials: Type.Record(Type.String(), Type.Unknown(), { description: 'Masked: every secret field shows as "••••" plus its last 4 characters (or only "••••" when shorter than 8, where the last 4 would give most of it away).' }),
+    credentials: Type.Record(Type.String(), Type.Unknown(), {
+      description:
+        'Masked: every secret field shows as "••••" plus its last 4 characters (or only "••••" when shorter than 8, where the last 4 would give most of it away).',
+    }),
     base_url: orNull(Type.String()),
     is_default: Type.Boolean(),
     enabled: Type.Boolean(),
@@ -67,12 +79,28 @@ export const CreateCarrierAccountBody = Type.Object(
     mode: Type.Optional(Mode('Which of the carrier’s hosts the api driver talks to (default sandbox).')),
     account_number: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: NO_CONTROL })),
     credentials: Type.Optional(Credentials),
-    base_url: Type.Optional(Type.String({ maxLength: 2048, pattern: NO_CONTROL, description: 'Overrides the carrier’s host; only with CARRIER_ALLOW_BASE_URL_OVERRIDE=1 outside production.' })),
+    base_url: Type.Optional(
+      Type.String({
+        maxLength: 2048,
+        pattern: NO_CONTROL,
+        description: 'Overrides the carrier’s host; only with CARRIER_ALLOW_BASE_URL_OVERRIDE=1 outside production.',
+      }),
+    ),
     is_default: Type.Optional(Type.Boolean()),
   },
   {
     additionalProperties: false,
-    examples: [{ carrier: 'ups', driver: 'api', description: 'Our UPS contract', mode: 'sandbox', account_number: 'A1B2C3', credentials: { client_id: 'my-client-id', client_secret: 'my-client-secret' }, is_default: true }],
+    examples: [
+      {
+        carrier: 'ups',
+        driver: 'api',
+        description: 'Our UPS contract',
+        mode: 'sandbox',
+        account_number: 'A1B2C3',
+        credentials: { client_id: 'my-client-id', client_secret: 'my-client-secret' },
+        is_default: true,
+      },
+    ],
   },
 );
 export type CreateCarrierAccountInput = Static<typeof CreateCarrierAccountBody>;
@@ -154,27 +182,55 @@ export const CarrierTypeSchema = Type.Object(
         name: Type.String(),
         domestic: Type.Boolean(),
         international: Type.Boolean(),
-        options: { ...ServiceOptionsSchema, description: 'The shipment options the service offers (rate queries and purchases are checked against this), for both drivers.' },
+        options: {
+          ...ServiceOptionsSchema,
+          description: 'The shipment options the service offers (rate queries and purchases are checked against this), for both drivers.',
+        },
       }),
     ),
-    capabilities: Type.Object({
-      rates: Type.Boolean(),
-      labels: Type.Boolean(),
-      void: Type.Boolean(),
-      tracking: Type.Boolean(),
-      address_validation: Type.Boolean({
-        description: "The carrier's api driver validates addresses (street level, except DHL Express, which checks city and postal code against its service areas): POST /v1/addresses/validate with the carrier_account_id of an api account of this carrier asks the carrier. A capability of the api driver: simulated accounts leave validation to the built-in validator.",
-      }),
-      returns: Type.Boolean({ description: 'Return labels (POST /v1/shipments/{id}/return); how they can be billed is `return_charges`.' }),
-      pickups: Type.Boolean({ description: 'POST /v1/pickups books and cancels pickups of this carrier (simulated accounts in process, api accounts at the carrier). Without it, a pickup is 422 capability_unavailable.' }),
-      manifests: Type.Boolean({ description: 'POST /v1/manifests closes the day: USPS a SCAN form, the others a close report (from the carrier where its API closes, else printed here). Without it, a manifest is 422 capability_unavailable.' }),
-      customs_documents: Type.Boolean({ description: 'GET /v1/shipments/{id}/documents prints the customs documents of an international label (USPS CN 22 / CN 23, the others a commercial invoice), beside any the carrier issues.' }),
-    }, { description: "rates, labels, void and tracking hold for both drivers; address_validation is what the api driver adds; returns, pickups, manifests and customs documents are the carrier's offer, the same for both drivers." }),
+    capabilities: Type.Object(
+      {
+        rates: Type.Boolean(),
+        labels: Type.Boolean(),
+        void: Type.Boolean(),
+        tracking: Type.Boolean(),
+        address_validation: Type.Boolean({
+          description:
+            "The carrier's api driver validates addresses (street level, except DHL Express, which checks city and postal code against its service areas): POST /v1/addresses/validate with the carrier_account_id of an api account of this carrier asks the carrier. A capability of the api driver: simulated accounts leave validation to the built-in validator.",
+        }),
+        returns: Type.Boolean({ description: 'Return labels (POST /v1/shipments/{id}/return); how they can be billed is `return_charges`.' }),
+        pickups: Type.Boolean({
+          description:
+            'POST /v1/pickups books and cancels pickups of this carrier (simulated accounts in process, api accounts at the carrier). Without it, a pickup is 422 capability_unavailable.',
+        }),
+        manifests: Type.Boolean({
+          description:
+            'POST /v1/manifests closes the day: USPS a SCAN form, the others a close report (from the carrier where its API closes, else printed here). Without it, a manifest is 422 capability_unavailable.',
+        }),
+        customs_documents: Type.Boolean({
+          description:
+            'GET /v1/shipments/{id}/documents prints the customs documents of an international label (USPS CN 22 / CN 23, the others a commercial invoice), beside any the carrier issues.',
+        }),
+      },
+      {
+        description:
+          "rates, labels, void and tracking hold for both drivers; address_validation is what the api driver adds; returns, pickups, manifests and customs documents are the carrier's offer, the same for both drivers.",
+      },
+    ),
     return_charges: Type.Array(Type.Union([Type.Literal('on_scan'), Type.Literal('on_creation')]), {
-      description: 'How the carrier bills return labels, the default first: on_scan (pay on first scan; usps, ups, fedex) and/or on_creation (DHL Express: only this).',
+      description:
+        'How the carrier bills return labels, the default first: on_scan (pay on first scan; usps, ups, fedex) and/or on_creation (DHL Express: only this).',
     }),
-    void_window_days: orNull(Type.Integer({ description: 'Days after purchase within which a label can be voided and refunded (USPS 30, UPS 90, FedEx 90, DHL Express 14); null: no limit.' })),
-    credentials_schema: orNull(Type.Record(Type.String(), Type.Unknown(), { description: 'JSON Schema (2020-12) of the api driver’s credentials; secret fields carry writeOnly: true. Null when the carrier has no api driver yet.' })),
+    void_window_days: orNull(
+      Type.Integer({
+        description: 'Days after purchase within which a label can be voided and refunded (USPS 30, UPS 90, FedEx 90, DHL Express 14); null: no limit.',
+      }),
+    ),
+    credentials_schema: orNull(
+      Type.Record(Type.String(), Type.Unknown(), {
+        description: 'JSON Schema (2020-12) of the api driver’s credentials; secret fields carry writeOnly: true. Null when the carrier has no api driver yet.',
+      }),
+    ),
   },
   { $id: 'CarrierType', title: 'CarrierType' },
 );
@@ -194,10 +250,27 @@ export const CarrierTypeListSchema = Type.Object(
                 name: 'UPS Ground',
                 domestic: true,
                 international: false,
-                options: { signature: true, adult_signature: true, saturday_delivery: false, insurance_max: { amount: 5000000, currency: 'USD' }, dangerous_goods: ['lithium_ion_in_equipment', 'limited_quantity_ground', 'dry_ice'], max_parcels: 20 },
+                options: {
+                  signature: true,
+                  adult_signature: true,
+                  saturday_delivery: false,
+                  insurance_max: { amount: 5000000, currency: 'USD' },
+                  dangerous_goods: ['lithium_ion_in_equipment', 'limited_quantity_ground', 'dry_ice'],
+                  max_parcels: 20,
+                },
               },
             ],
-            capabilities: { rates: true, labels: true, void: true, tracking: true, address_validation: true, returns: true, pickups: true, manifests: true, customs_documents: true },
+            capabilities: {
+              rates: true,
+              labels: true,
+              void: true,
+              tracking: true,
+              address_validation: true,
+              returns: true,
+              pickups: true,
+              manifests: true,
+              customs_documents: true,
+            },
             return_charges: ['on_scan', 'on_creation'],
             void_window_days: 90,
             credentials_schema: {

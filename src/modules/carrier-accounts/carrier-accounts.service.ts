@@ -64,7 +64,13 @@ export class CarrierAccountsService {
         carrier: c.slug,
         name: c.name,
         drivers: api ? ['simulated', 'api'] : ['simulated'],
-        services: c.services.map((s) => ({ service_code: s.code, name: s.name, domestic: s.domestic, international: s.international, options: publishedOptions(s.options) })),
+        services: c.services.map((s) => ({
+          service_code: s.code,
+          name: s.name,
+          domestic: s.domestic,
+          international: s.international,
+          options: publishedOptions(s.options),
+        })),
         capabilities: {
           rates: c.capabilities.rate,
           labels: c.capabilities.purchase,
@@ -97,7 +103,11 @@ export class CarrierAccountsService {
     const key = `${scope.workspaceId}:${scope.environment}`;
     const hit = this.#live.get(key);
     if (hit) return hit;
-    await ensureSeedAccounts(this.#deps.db, scope, this.#carriers.carriers.map((c) => c.slug));
+    await ensureSeedAccounts(
+      this.#deps.db,
+      scope,
+      this.#carriers.carriers.map((c) => c.slug),
+    );
     const rows = await listLiveAccounts(this.#deps.db, scope);
     this.#live.set(key, rows);
     return rows;
@@ -141,7 +151,8 @@ export class CarrierAccountsService {
     const api = input.driver === 'api' ? this.#drivers.get(input.carrier) : undefined;
     if (carrier && input.driver === 'api' && !api) problems.push({ field: 'driver', message: `${input.carrier} has no api driver yet; use simulated` });
     if (input.driver === 'simulated') {
-      if (input.credentials && Object.keys(input.credentials).length > 0) problems.push({ field: 'credentials', message: 'the simulated driver takes no credentials' });
+      if (input.credentials && Object.keys(input.credentials).length > 0)
+        problems.push({ field: 'credentials', message: 'the simulated driver takes no credentials' });
       if (input.base_url !== undefined) problems.push({ field: 'base_url', message: 'the simulated driver talks to no host' });
     }
     if (api) {
@@ -154,34 +165,42 @@ export class CarrierAccountsService {
     const id = newId('carrierAccount');
     const credentials = api ? (input.credentials as Record<string, unknown>) : null;
     await this.liveAccounts(ctx); // the seeded defaults exist before a new default replaces one
-    const row = await this.#writeDefaultSafely(() => this.#deps.db.transaction().execute(async (trx) => {
-      if (input.is_default) await clearDefault(trx, ctx, input.carrier, id);
-      const inserted = await insertAccount(trx, {
-        id,
-        workspace_id: ctx.workspaceId,
-        environment: ctx.environment,
-        carrier: input.carrier,
-        driver: input.driver,
-        mode: input.mode ?? 'sandbox',
-        description: input.description ?? null,
-        account_number: input.account_number ?? null,
-        credentials_sealed: credentials ? this.#box.seal(JSON.stringify(credentials), id) : null,
-        credentials_masked: credentials && api ? JSON.stringify(maskCredentials(api.credentialsSchema, credentials)) : null,
-        base_url: input.base_url ?? null,
-        is_default: input.is_default ?? false,
-        health_status: input.driver === 'simulated' ? 'ok' : 'unknown',
-      });
-      await writeAudit(trx, ctx.actor, ctx, {
-        action: 'carrier_account.created',
-        targetType: 'carrier_account',
-        targetId: id,
-        changes: { carrier: inserted.carrier, driver: inserted.driver, mode: inserted.mode, is_default: inserted.is_default, credentials: inserted.credentials_masked },
-        workspaceId: ctx.workspaceId,
-        environment: ctx.environment,
-      });
-      await this.#deps.bus.publish(topic(ctx), trx);
-      return inserted;
-    }));
+    const row = await this.#writeDefaultSafely(() =>
+      this.#deps.db.transaction().execute(async (trx) => {
+        if (input.is_default) await clearDefault(trx, ctx, input.carrier, id);
+        const inserted = await insertAccount(trx, {
+          id,
+          workspace_id: ctx.workspaceId,
+          environment: ctx.environment,
+          carrier: input.carrier,
+          driver: input.driver,
+          mode: input.mode ?? 'sandbox',
+          description: input.description ?? null,
+          account_number: input.account_number ?? null,
+          credentials_sealed: credentials ? this.#box.seal(JSON.stringify(credentials), id) : null,
+          credentials_masked: credentials && api ? JSON.stringify(maskCredentials(api.credentialsSchema, credentials)) : null,
+          base_url: input.base_url ?? null,
+          is_default: input.is_default ?? false,
+          health_status: input.driver === 'simulated' ? 'ok' : 'unknown',
+        });
+        await writeAudit(trx, ctx.actor, ctx, {
+          action: 'carrier_account.created',
+          targetType: 'carrier_account',
+          targetId: id,
+          changes: {
+            carrier: inserted.carrier,
+            driver: inserted.driver,
+            mode: inserted.mode,
+            is_default: inserted.is_default,
+            credentials: inserted.credentials_masked,
+          },
+          workspaceId: ctx.workspaceId,
+          environment: ctx.environment,
+        });
+        await this.#deps.bus.publish(topic(ctx), trx);
+        return inserted;
+      }),
+    );
     // A failing test does not refuse the create: health says so.
     return toCarrierAccount(api ? await this.#test(ctx, row, ctx.requestId) : row);
   }
@@ -194,33 +213,35 @@ export class CarrierAccountsService {
       const problems = credentialProblems(api.credentialsSchema, input.credentials);
       if (problems.length > 0) throw validationError(problems);
     }
-    const row = await this.#writeDefaultSafely(() => this.#deps.db.transaction().execute(async (trx) => {
-      if (input.is_default) await clearDefault(trx, ctx, current.carrier, id);
-      const updated = await updateAccount(trx, ctx, id, {
-        ...(input.description !== undefined ? { description: input.description } : {}),
-        ...(input.is_default !== undefined ? { is_default: input.is_default } : {}),
-        ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
-        ...(input.mode !== undefined ? { mode: input.mode } : {}),
-        ...(input.credentials !== undefined && api
-          ? {
-              credentials_sealed: this.#box.seal(JSON.stringify(input.credentials), id),
-              credentials_masked: JSON.stringify(maskCredentials(api.credentialsSchema, input.credentials)),
-              health_status: 'unknown' as const,
-            }
-          : {}),
-      });
-      if (!updated) throw notFound('carrier account');
-      await writeAudit(trx, ctx.actor, ctx, {
-        action: 'carrier_account.updated',
-        targetType: 'carrier_account',
-        targetId: id,
-        changes: { ...input, ...(input.credentials !== undefined && api ? { credentials: maskCredentials(api.credentialsSchema, input.credentials) } : {}) },
-        workspaceId: ctx.workspaceId,
-        environment: ctx.environment,
-      });
-      await this.#deps.bus.publish(topic(ctx), trx);
-      return updated;
-    }));
+    const row = await this.#writeDefaultSafely(() =>
+      this.#deps.db.transaction().execute(async (trx) => {
+        if (input.is_default) await clearDefault(trx, ctx, current.carrier, id);
+        const updated = await updateAccount(trx, ctx, id, {
+          ...(input.description !== undefined ? { description: input.description } : {}),
+          ...(input.is_default !== undefined ? { is_default: input.is_default } : {}),
+          ...(input.enabled !== undefined ? { enabled: input.enabled } : {}),
+          ...(input.mode !== undefined ? { mode: input.mode } : {}),
+          ...(input.credentials !== undefined && api
+            ? {
+                credentials_sealed: this.#box.seal(JSON.stringify(input.credentials), id),
+                credentials_masked: JSON.stringify(maskCredentials(api.credentialsSchema, input.credentials)),
+                health_status: 'unknown' as const,
+              }
+            : {}),
+        });
+        if (!updated) throw notFound('carrier account');
+        await writeAudit(trx, ctx.actor, ctx, {
+          action: 'carrier_account.updated',
+          targetType: 'carrier_account',
+          targetId: id,
+          changes: { ...input, ...(input.credentials !== undefined && api ? { credentials: maskCredentials(api.credentialsSchema, input.credentials) } : {}) },
+          workspaceId: ctx.workspaceId,
+          environment: ctx.environment,
+        });
+        await this.#deps.bus.publish(topic(ctx), trx);
+        return updated;
+      }),
+    );
     const retest = api && (input.credentials !== undefined || input.mode !== undefined);
     return toCarrierAccount(retest ? await this.#test(ctx, row, ctx.requestId) : row);
   }
@@ -230,7 +251,13 @@ export class CarrierAccountsService {
     await this.#deps.db.transaction().execute(async (trx) => {
       const row = await updateAccount(trx, ctx, id, { deleted_at: new Date(), is_default: false, enabled: false });
       if (!row) throw notFound('carrier account');
-      await writeAudit(trx, ctx.actor, ctx, { action: 'carrier_account.deleted', targetType: 'carrier_account', targetId: id, workspaceId: ctx.workspaceId, environment: ctx.environment });
+      await writeAudit(trx, ctx.actor, ctx, {
+        action: 'carrier_account.deleted',
+        targetType: 'carrier_account',
+        targetId: id,
+        workspaceId: ctx.workspaceId,
+        environment: ctx.environment,
+      });
       await this.#deps.bus.publish(topic(ctx), trx);
     });
   }
@@ -275,7 +302,15 @@ export class CarrierAccountsService {
         const result = await api.testCredentials({ account: this.apiAccount(row), timeoutMs: await this.timeoutMs(), requestId });
         check = result.ok
           ? { status: 'ok', latencyMs: result.value.latency_ms, message: null }
-          : { status: 'invalid_credentials', latencyMs: elapsed(), message: result.messages.map((m) => m.message).join('; ').slice(0, 500) || null };
+          : {
+              status: 'invalid_credentials',
+              latencyMs: elapsed(),
+              message:
+                result.messages
+                  .map((m) => m.message)
+                  .join('; ')
+                  .slice(0, 500) || null,
+            };
       } catch (err) {
         // Refusals come back as results; anything thrown means the carrier could not be reached.
         check = { status: 'unreachable', latencyMs: elapsed(), message: err instanceof Error ? err.message.slice(0, 300) : 'unreachable' };
@@ -321,7 +356,13 @@ export class CarrierAccountsService {
     try {
       return await write();
     } catch (err) {
-      throw mapDbError(err, { unique: { field: 'is_default', message: 'Another account of this carrier became the default at the same time; retry.', detail: 'another account became the default at the same time' } });
+      throw mapDbError(err, {
+        unique: {
+          field: 'is_default',
+          message: 'Another account of this carrier became the default at the same time; retry.',
+          detail: 'another account became the default at the same time',
+        },
+      });
     }
   }
 
@@ -345,7 +386,6 @@ export class CarrierAccountsService {
     return row;
   }
 }
-
 
 /** A service's offer as published (a service without an options table offers none, one parcel). */
 function publishedOptions(o: ServiceOptions | undefined): CarrierType['services'][number]['options'] {

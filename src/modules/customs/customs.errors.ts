@@ -4,7 +4,7 @@ import { AppError, type ErrorDetail } from '../../platform/errors.js';
 export function customsRequired(details: ErrorDetail[]): AppError {
   return new AppError(
     'customs_required',
-    'This parcel crosses a border (or goes to a US military address): it needs a customs declaration, and the order\'s line items cannot make one. Send customs, or complete the line items.',
+    "This parcel crosses a border (or goes to a US military address): it needs a customs declaration, and the order's line items cannot make one. Send customs, or complete the line items.",
     { details },
   );
 }

@@ -78,7 +78,8 @@ export const CUSTOMS_INVALID_EXAMPLE = {
 /** 422 customs_required: the order's lines cannot make a declaration. */
 export const CUSTOMS_REQUIRED_EXAMPLE = {
   code: 'customs_required',
-  message: 'This parcel crosses a border (or goes to a US military address): it needs a customs declaration, and the order\'s line items cannot make one. Send customs, or complete the line items.',
+  message:
+    "This parcel crosses a border (or goes to a US military address): it needs a customs declaration, and the order's line items cannot make one. Send customs, or complete the line items.",
   details: [
     { field: 'line_items[1].unit_price', message: 'is required to declare the line to customs' },
     { field: 'line_items[1].weight_oz', message: 'is required to declare the line to customs' },

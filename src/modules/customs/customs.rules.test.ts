@@ -58,17 +58,25 @@ describe('checkCustoms: the customs rules', () => {
       expect(r.ok).toBe(false);
       if (!r.ok) expect(r.details[0]).toMatchObject({ field: 'customs.items[0].description', message: expect.stringContaining('vague') });
     }
-    expect(fieldsOf(declaration({ items: [item({ description: 'Gift box of soaps' }), item({ description: 'Bicycle parts: brake pads' })] }), { ...toGb, parcel_weight_oz: 100 })).toEqual([]);
+    expect(
+      fieldsOf(declaration({ items: [item({ description: 'Gift box of soaps' }), item({ description: 'Bicycle parts: brake pads' })] }), {
+        ...toGb,
+        parcel_weight_oz: 100,
+      }),
+    ).toEqual([]);
   });
 
   it('hs_tariff_number: 6 to 10 digits, dots ignored', () => {
-    for (const hs of ['691200', '6912.00', '6912.00.4800', '6912004800']) expect(fieldsOf(declaration({ items: [item({ hs_tariff_number: hs })] }))).toEqual([]);
-    for (const hs of ['69120', '69120048001', '6912-00', 'ABCDEF']) expect(fieldsOf(declaration({ items: [item({ hs_tariff_number: hs })] }))).toEqual(['customs.items[0].hs_tariff_number']);
+    for (const hs of ['691200', '6912.00', '6912.00.4800', '6912004800'])
+      expect(fieldsOf(declaration({ items: [item({ hs_tariff_number: hs })] }))).toEqual([]);
+    for (const hs of ['69120', '69120048001', '6912-00', 'ABCDEF'])
+      expect(fieldsOf(declaration({ items: [item({ hs_tariff_number: hs })] }))).toEqual(['customs.items[0].hs_tariff_number']);
     expect(fieldsOf(declaration({ items: [item({ hs_tariff_number: null })] }))).toEqual([]);
   });
 
   it('origin_country: ISO 3166-1 alpha-2', () => {
-    for (const c of ['USA', 'XX', 'United States', '']) expect(fieldsOf(declaration({ items: [item({ origin_country: c })] }))).toEqual(['customs.items[0].origin_country']);
+    for (const c of ['USA', 'XX', 'United States', ''])
+      expect(fieldsOf(declaration({ items: [item({ origin_country: c })] }))).toEqual(['customs.items[0].origin_country']);
   });
 
   it('the items weigh no more than the parcel (unit weight × quantity)', () => {
@@ -78,7 +86,8 @@ describe('checkCustoms: the customs rules', () => {
 
   it('aes_itn: X followed by 14 digits', () => {
     expect(fieldsOf(declaration({ aes_itn: 'X20260101234567' }))).toEqual([]);
-    for (const itn of ['20260101234567', 'X2026010123456', 'Y20260101234567', 'X2026010123456A']) expect(fieldsOf(declaration({ aes_itn: itn }))).toEqual(['customs.aes_itn']);
+    for (const itn of ['20260101234567', 'X2026010123456', 'Y20260101234567', 'X2026010123456A'])
+      expect(fieldsOf(declaration({ aes_itn: itn }))).toEqual(['customs.aes_itn']);
   });
 
   it('contents_explanation is required for other', () => {
@@ -88,12 +97,20 @@ describe('checkCustoms: the customs rules', () => {
   });
 
   it('one currency per declaration', () => {
-    expect(fieldsOf(declaration({ items: [item(), item({ unit_value: { amount: 100, currency: 'EUR' } })] }), { ...toGb, parcel_weight_oz: 100 })).toEqual(['customs.items[1].unit_value.currency']);
+    expect(fieldsOf(declaration({ items: [item(), item({ unit_value: { amount: 100, currency: 'EUR' } })] }), { ...toGb, parcel_weight_oz: 100 })).toEqual([
+      'customs.items[1].unit_value.currency',
+    ]);
   });
 
   it('gives one detail per problem, all at once', () => {
     const d = declaration({ contents_type: 'other', aes_itn: 'nope', items: [item({ description: 'gift', hs_tariff_number: '12', origin_country: 'ZZ' })] });
-    expect(fieldsOf(d)).toEqual(['customs.contents_explanation', 'customs.aes_itn', 'customs.items[0].description', 'customs.items[0].hs_tariff_number', 'customs.items[0].origin_country']);
+    expect(fieldsOf(d)).toEqual([
+      'customs.contents_explanation',
+      'customs.aes_itn',
+      'customs.items[0].description',
+      'customs.items[0].hs_tariff_number',
+      'customs.items[0].origin_country',
+    ]);
   });
 });
 
@@ -125,9 +142,19 @@ describe('eel_pfc', () => {
 });
 
 describe('deriveCustoms', () => {
-  const line = (over: Record<string, unknown> = {}) => ({ sku: 'MUG-1', name: 'Ceramic coffee mug', quantity: 2, unit_price: { amount: 1250, currency: 'USD' }, weight_oz: 12, ...over });
+  const line = (over: Record<string, unknown> = {}) => ({
+    sku: 'MUG-1',
+    name: 'Ceramic coffee mug',
+    quantity: 2,
+    unit_price: { amount: 1250, currency: 'USD' },
+    weight_oz: 12,
+    ...over,
+  });
   it('builds merchandise from the lines: name, unit price, unit weight, sku; origin the ship-from country', () => {
-    const r = deriveCustoms([line(), line({ sku: null, name: 'Cotton tea towel', quantity: 1, unit_price: { amount: 900, currency: 'USD' }, weight_oz: 3 })], 'US');
+    const r = deriveCustoms(
+      [line(), line({ sku: null, name: 'Cotton tea towel', quantity: 1, unit_price: { amount: 900, currency: 'USD' }, weight_oz: 3 })],
+      'US',
+    );
     expect(r).toEqual({
       ok: true,
       declaration: {
@@ -141,13 +168,29 @@ describe('deriveCustoms', () => {
         importer: null,
         derived: true,
         items: [
-          { description: 'Ceramic coffee mug', quantity: 2, unit_value: { amount: 1250, currency: 'USD' }, weight_oz: 12, hs_tariff_number: null, origin_country: 'US', sku: 'MUG-1' },
-          { description: 'Cotton tea towel', quantity: 1, unit_value: { amount: 900, currency: 'USD' }, weight_oz: 3, hs_tariff_number: null, origin_country: 'US', sku: null },
+          {
+            description: 'Ceramic coffee mug',
+            quantity: 2,
+            unit_value: { amount: 1250, currency: 'USD' },
+            weight_oz: 12,
+            hs_tariff_number: null,
+            origin_country: 'US',
+            sku: 'MUG-1',
+          },
+          {
+            description: 'Cotton tea towel',
+            quantity: 1,
+            unit_value: { amount: 900, currency: 'USD' },
+            weight_oz: 3,
+            hs_tariff_number: null,
+            origin_country: 'US',
+            sku: null,
+          },
         ],
       },
     });
   });
-  it('takes a line\'s HS number when it has one, and cuts a long name to 50 characters', () => {
+  it("takes a line's HS number when it has one, and cuts a long name to 50 characters", () => {
     const r = deriveCustoms([line({ hs_tariff_number: '6912.00', name: `${'Very long product name '.repeat(4)}` })], 'US');
     expect(r.ok && r.declaration.items[0].hs_tariff_number).toBe('6912.00');
     expect(r.ok && r.declaration.items[0].description.length).toBeLessThanOrEqual(50);
@@ -155,23 +198,38 @@ describe('deriveCustoms', () => {
   it('names every missing field, one detail each (customs_required)', () => {
     const r = deriveCustoms([line(), line({ unit_price: null, weight_oz: null }), line({ name: ' ', weight_oz: 0 })], 'US');
     expect(r.ok).toBe(false);
-    if (!r.ok) expect(r.details.map((d) => d.field)).toEqual(['line_items[1].unit_price', 'line_items[1].weight_oz', 'line_items[2].name', 'line_items[2].weight_oz']);
+    if (!r.ok)
+      expect(r.details.map((d) => d.field)).toEqual(['line_items[1].unit_price', 'line_items[1].weight_oz', 'line_items[2].name', 'line_items[2].weight_oz']);
   });
 });
 
 describe('declaredValue, defaults and the return copy', () => {
-  it('totals unit × quantity in the declaration\'s currency', () => {
-    expect(declaredValue(declaration({ items: [item(), item({ quantity: 1, unit_value: { amount: 900, currency: 'USD' } })] }))).toEqual({ amount: 3400, currency: 'USD' });
+  it("totals unit × quantity in the declaration's currency", () => {
+    expect(declaredValue(declaration({ items: [item(), item({ quantity: 1, unit_value: { amount: 900, currency: 'USD' } })] }))).toEqual({
+      amount: 3400,
+      currency: 'USD',
+    });
   });
   it('applies the defaults: non_delivery return, incoterm DDU', () => {
-    const d = withDefaults({ contents_type: 'gift', items: [{ description: 'Wool scarf', quantity: 1, unit_value: { amount: 3000, currency: 'USD' }, weight_oz: 5, origin_country: 'GB' }] });
+    const d = withDefaults({
+      contents_type: 'gift',
+      items: [{ description: 'Wool scarf', quantity: 1, unit_value: { amount: 3000, currency: 'USD' }, weight_oz: 5, origin_country: 'GB' }],
+    });
     expect(d).toMatchObject({ non_delivery: 'return', incoterm: 'DDU', eel_pfc: null, aes_itn: null, importer: null });
     expect(d.items[0]).toMatchObject({ hs_tariff_number: null, sku: null });
   });
-  it('copies a shipment\'s declaration for its return label as return_merchandise, without the export legend', () => {
+  it("copies a shipment's declaration for its return label as return_merchandise, without the export legend", () => {
     const outbound = { ...declaration({ eel_pfc: 'NOEEI 30.37(a)', signer: 'Grace Hopper', incoterm: 'DDP' }), derived: true };
     const back = returnCustoms(outbound);
-    expect(back).toMatchObject({ contents_type: 'return_merchandise', eel_pfc: null, aes_itn: null, derived: false, signer: 'Grace Hopper', incoterm: 'DDP', items: outbound.items });
+    expect(back).toMatchObject({
+      contents_type: 'return_merchandise',
+      eel_pfc: null,
+      aes_itn: null,
+      derived: false,
+      signer: 'Grace Hopper',
+      incoterm: 'DDP',
+      items: outbound.items,
+    });
     back.items[0].quantity = 99;
     expect(outbound.items[0].quantity).toBe(2); // a copy, not the same objects
   });

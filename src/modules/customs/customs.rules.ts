@@ -54,7 +54,8 @@ export function deriveCustoms(lines: readonly CustomsSourceLine[], originCountry
     const name = line.name?.trim();
     if (!name) details.push({ field: `line_items[${i}].name`, message: 'is required to describe the line to customs' });
     if (!line.unit_price) details.push({ field: `line_items[${i}].unit_price`, message: 'is required to declare the line to customs' });
-    if (line.weight_oz == null || !(line.weight_oz > 0)) details.push({ field: `line_items[${i}].weight_oz`, message: 'is required (more than 0) to declare the line to customs' });
+    if (line.weight_oz == null || !(line.weight_oz > 0))
+      details.push({ field: `line_items[${i}].weight_oz`, message: 'is required (more than 0) to declare the line to customs' });
     if (!name || !line.unit_price || line.weight_oz == null || !(line.weight_oz > 0)) return;
     items.push({
       description: name.length > DESCRIPTION_MAX ? name.slice(0, DESCRIPTION_MAX).trimEnd() : name,

@@ -20,36 +20,52 @@ export const CUSTOMS_CONTENTS_TYPES = ['merchandise', 'gift', 'documents', 'samp
 export const CUSTOMS_NON_DELIVERY = ['return', 'abandon'] as const;
 export const CUSTOMS_INCOTERMS = ['DDU', 'DDP', 'DAP'] as const;
 
-const ContentsTypeSchema = Type.Union(CUSTOMS_CONTENTS_TYPES.map((c) => Type.Literal(c)), {
-  description: 'What the parcel holds, as customs forms classify it. `other` needs contents_explanation.',
-});
-const NonDeliverySchema = Type.Union(CUSTOMS_NON_DELIVERY.map((c) => Type.Literal(c)), {
-  description: 'What the carrier does when the parcel cannot be delivered: return it to the sender (default) or abandon it.',
-});
-const IncotermSchema = Type.Union(CUSTOMS_INCOTERMS.map((c) => Type.Literal(c)), {
-  description: 'Who pays duties and taxes: DDU (default, the recipient), DDP (the sender), DAP (delivered at place, the recipient).',
-});
+const ContentsTypeSchema = Type.Union(
+  CUSTOMS_CONTENTS_TYPES.map((c) => Type.Literal(c)),
+  {
+    description: 'What the parcel holds, as customs forms classify it. `other` needs contents_explanation.',
+  },
+);
+const NonDeliverySchema = Type.Union(
+  CUSTOMS_NON_DELIVERY.map((c) => Type.Literal(c)),
+  {
+    description: 'What the carrier does when the parcel cannot be delivered: return it to the sender (default) or abandon it.',
+  },
+);
+const IncotermSchema = Type.Union(
+  CUSTOMS_INCOTERMS.map((c) => Type.Literal(c)),
+  {
+    description: 'Who pays duties and taxes: DDU (default, the recipient), DDP (the sender), DAP (delivered at place, the recipient).',
+  },
+);
 
 export const CustomsImporterInputSchema = Type.Object(
   {
-    tax_id: Type.Optional(nullable(text(64, { description: 'The importer\'s tax id (e.g. a CPF in Brazil).' }))),
+    tax_id: Type.Optional(nullable(text(64, { description: "The importer's tax id (e.g. a CPF in Brazil)." }))),
     eori: Type.Optional(nullable(text(64, { description: 'EORI number (EU, GB).', examples: ['GB123456789000'] }))),
     ioss: Type.Optional(nullable(text(64, { description: 'EU Import One-Stop Shop number (VAT collected at sale, parcels up to 150 EUR).' }))),
     vat: Type.Optional(nullable(text(64, { description: 'VAT registration number.' }))),
   },
-  { additionalProperties: false, description: 'Numbers the destination\'s customs may ask for.' },
+  { additionalProperties: false, description: "Numbers the destination's customs may ask for." },
 );
 
 export const CustomsItemInputSchema = Type.Object(
   {
     description: text(500, {
-      description: 'What the item is, 3–50 characters and specific ("ceramic coffee mug"); a vague word alone (gift, merchandise, goods, items, stuff, misc, various, parts, sample) is refused at purchase (422 customs_invalid).',
+      description:
+        'What the item is, 3–50 characters and specific ("ceramic coffee mug"); a vague word alone (gift, merchandise, goods, items, stuff, misc, various, parts, sample) is refused at purchase (422 customs_invalid).',
       examples: ['Ceramic coffee mug'],
     }),
     quantity: Type.Integer({ minimum: 1, maximum: 1_000_000 }),
     unit_value: { ...MoneySchema, description: 'Value of one unit; every item of a declaration in one currency.' },
-    weight_oz: Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000, description: 'Weight of one unit, in ounces; the items together weigh no more than the parcel.' }),
-    hs_tariff_number: Type.Optional(nullable(text(32, { description: 'Harmonized System tariff number, 6–10 digits; dots are ignored (kept without them).', examples: ['6912.00.48'] }))),
+    weight_oz: Type.Number({
+      exclusiveMinimum: 0,
+      maximum: 1_000_000,
+      description: 'Weight of one unit, in ounces; the items together weigh no more than the parcel.',
+    }),
+    hs_tariff_number: Type.Optional(
+      nullable(text(32, { description: 'Harmonized System tariff number, 6–10 digits; dots are ignored (kept without them).', examples: ['6912.00.48'] })),
+    ),
     origin_country: text(200, { description: 'Country of manufacture, ISO 3166-1 alpha-2.', examples: ['US'] }),
     sku: Type.Optional(nullable(text(200))),
   },
@@ -65,7 +81,8 @@ export const CustomsInputSchema = Type.Object(
     eel_pfc: Type.Optional(
       nullable(
         text(100, {
-          description: 'Exemption legend or proof of filing of US export information (`NOEEI 30.37(a)`, `NOEEI 30.36`, `AES X20260101234567`). Derived when absent: NOEEI 30.37(a) when every item line is worth at most 2,500 USD, NOEEI 30.36 to Canada, else from aes_itn (which is then required).',
+          description:
+            'Exemption legend or proof of filing of US export information (`NOEEI 30.37(a)`, `NOEEI 30.36`, `AES X20260101234567`). Derived when absent: NOEEI 30.37(a) when every item line is worth at most 2,500 USD, NOEEI 30.36 to Canada, else from aes_itn (which is then required).',
         }),
       ),
     ),
@@ -79,7 +96,7 @@ export const CustomsInputSchema = Type.Object(
     title: 'CustomsInput',
     description:
       'The customs declaration, needed when the parcel crosses a border or goes to a US military address (state AA, AE, AP). ' +
-      'When absent, it is derived from the order\'s line items at purchase (name, unit_price, weight_oz; sku; origin the ship-from country); ' +
+      "When absent, it is derived from the order's line items at purchase (name, unit_price, weight_oz; sku; origin the ship-from country); " +
       'a line without a price or weight makes that 422 customs_required. The rules are checked at purchase: 422 customs_invalid, one detail per problem.',
     examples: [CUSTOMS_INPUT_EXAMPLE],
   },
@@ -120,19 +137,21 @@ const customsFields = {
 /** An order's declaration as its sender gave it (defaults applied; checked at purchase). */
 export const OrderCustomsSchema = Type.Object(customsFields, {
   title: 'OrderCustoms',
-  description: 'The customs declaration given with the order (defaults applied); its rules are checked when a label is bought. Null: derived from the line items at purchase when the parcel needs one.',
+  description:
+    'The customs declaration given with the order (defaults applied); its rules are checked when a label is bought. Null: derived from the line items at purchase when the parcel needs one.',
 });
 
 /** A shipment's declaration: the one its label was bought with. */
 export const ShipmentCustomsSchema = Type.Object(
   {
     ...customsFields,
-    derived: Type.Boolean({ description: 'True when the platform built it from the order\'s line items.' }),
+    derived: Type.Boolean({ description: "True when the platform built it from the order's line items." }),
     declared_value: { ...MoneySchema, description: 'The total declared value: the sum of unit_value × quantity.' },
   },
   {
     title: 'ShipmentCustoms',
-    description: 'The customs declaration the label was bought with (given, the order\'s, or derived), validated: HS numbers without dots, eel_pfc derived. Null for a domestic parcel.',
+    description:
+      "The customs declaration the label was bought with (given, the order's, or derived), validated: HS numbers without dots, eel_pfc derived. Null for a domestic parcel.",
     examples: [CUSTOMS_EXAMPLE],
   },
 );

@@ -1,5 +1,12 @@
 /** The customs module's import surface (orders, shipments, rates, returns, documents). */
-export { CustomsInputSchema, OrderCustomsSchema, ShipmentCustomsSchema, CUSTOMS_CONTENTS_TYPES, CUSTOMS_INCOTERMS, CUSTOMS_NON_DELIVERY } from './customs.schemas.js';
+export {
+  CustomsInputSchema,
+  OrderCustomsSchema,
+  ShipmentCustomsSchema,
+  CUSTOMS_CONTENTS_TYPES,
+  CUSTOMS_INCOTERMS,
+  CUSTOMS_NON_DELIVERY,
+} from './customs.schemas.js';
 export type { CustomsInput, ShipmentCustoms } from './customs.schemas.js';
 export {
   requiresCustoms,

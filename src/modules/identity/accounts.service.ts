@@ -174,7 +174,11 @@ export class AccountsService {
       const account = await trx.selectFrom('accounts').selectAll().where('id', '=', accountId).forUpdate().executeTakeFirst();
       if (!account) throw new AppError('not_found', 'No such account.');
       if (actor.id === account.id && move === 'suspend') {
-        throw invalidState('You cannot suspend your own account.', { current: account.status, allowedMoves: movesFrom(account.status), detail: 'cannot suspend your own account' });
+        throw invalidState('You cannot suspend your own account.', {
+          current: account.status,
+          allowedMoves: movesFrom(account.status),
+          detail: 'cannot suspend your own account',
+        });
       }
       if (!rule.from.includes(account.status)) {
         throw invalidState(`Cannot ${move} an account that is ${account.status}.`, { current: account.status, allowedMoves: movesFrom(account.status) });
@@ -220,12 +224,17 @@ export class AccountsService {
         const updated = (await repo.updateAccount(trx, existing.id, { role: 'super_admin', status: 'active', password_hash: passwordHash }))!;
         if (!unchanged) {
           await repo.revokeAccountSessions(trx, existing.id);
-          await writeAudit(trx, { type: 'system', id: null }, {}, {
-            action: 'account.password_reset',
-            targetType: 'account',
-            targetId: existing.id,
-            changes: { password: 'replaced', sessions_ended: true },
-          });
+          await writeAudit(
+            trx,
+            { type: 'system', id: null },
+            {},
+            {
+              action: 'account.password_reset',
+              targetType: 'account',
+              targetId: existing.id,
+              changes: { password: 'replaced', sessions_ended: true },
+            },
+          );
         }
         await this.deps.bus.publish(`account:${existing.id}`, trx);
         return updated;

@@ -47,7 +47,12 @@ export function keyCreationRefusals(issuer: IssuingKey, requested: RequestedKey)
 /** Why a key may not act on (list) keys of the environment asked for; empty when it may. */
 export function keyEnvironmentRefusals(issuer: Pick<IssuingKey, 'environment'>, environment: Environment | undefined): ErrorDetail[] {
   if (environment === undefined || environment === issuer.environment) return [];
-  return [{ field: 'environment', message: `a ${issuer.environment} key manages ${issuer.environment} keys only; use the dashboard (/api/admin/api-keys) for ${environment} keys` }];
+  return [
+    {
+      field: 'environment',
+      message: `a ${issuer.environment} key manages ${issuer.environment} keys only; use the dashboard (/api/admin/api-keys) for ${environment} keys`,
+    },
+  ];
 }
 
 /**

@@ -12,7 +12,8 @@ import { API_KEY_FORBIDDEN_EXAMPLE } from './workspaces.examples.js';
  * so its example can be this refusal (an example beside a $ref is dropped by the generator).
  */
 const CreateForbidden = Type.Object(ErrorResponseSchema.properties, {
-  description: 'Forbidden: the calling key may not create this key (another environment, or outliving the calling key); `details` names `environment` or `expires_at`',
+  description:
+    'Forbidden: the calling key may not create this key (another environment, or outliving the calling key); `details` names `environment` or `expires_at`',
   examples: [API_KEY_FORBIDDEN_EXAMPLE],
 });
 

@@ -34,8 +34,7 @@ export async function authRoutes(app: App, opts: { perIpPerMinute: number }) {
       body: LoginBody,
       response: { 200: LoginResponse, ...errorResponses(401, 403, 429) },
     },
-    handler: async (request) =>
-      accounts.login(request.body, { ...requestMeta(request), userAgent: request.headers['user-agent'] }),
+    handler: async (request) => accounts.login(request.body, { ...requestMeta(request), userAgent: request.headers['user-agent'] }),
   });
 
   app.post('/logout', {
@@ -117,7 +116,7 @@ export async function authRoutes(app: App, opts: { perIpPerMinute: number }) {
       operationId: 'acceptInvitation',
       summary: 'Accept an invitation to a workspace: registers (name, password) or uses the session, then joins',
       description:
-        'Single-use: an unknown token is 404, a used, withdrawn or expired one 410 gone. A new account takes the invitation\'s email, is active at once and is signed in (`session`, shown once); ' +
+        "Single-use: an unknown token is 404, a used, withdrawn or expired one 410 gone. A new account takes the invitation's email, is active at once and is signed in (`session`, shown once); " +
         'an email that already has an account is 409 conflict (sign in and accept with the session).',
       tags: ['auth'],
       params: TokenParams,
@@ -170,7 +169,10 @@ export async function authRoutes(app: App, opts: { perIpPerMinute: number }) {
     },
     handler: async (request, reply) => {
       const found = sessionToken(request);
-      await app.identity.passwordResets.complete(request.params.code, request.body.password, { ...requestMeta(request), keepSessionHash: found ? sha256Hex(found.token) : undefined });
+      await app.identity.passwordResets.complete(request.params.code, request.body.password, {
+        ...requestMeta(request),
+        keepSessionHash: found ? sha256Hex(found.token) : undefined,
+      });
       return reply.code(204).send(null);
     },
   });

@@ -147,7 +147,8 @@ export function createGuards(opts: {
       if (typeof header === 'string' && header !== '') {
         const member = await repo.findMembership(opts.db, auth.session!.accountId, header);
         if (!member && auth.session!.role !== 'super_admin') throw new AppError('not_found', 'No such workspace.');
-        if (!member) await workspaces.getWorkspace(header); // super-admin: must exist
+        if (!member)
+          await workspaces.getWorkspace(header); // super-admin: must exist
         else refuseSuspended(member.suspended_at);
         workspaceId = header;
         // A super-admin who is not a member acts with the owner's reach (the platform's operator).

@@ -62,14 +62,22 @@ describe('the first minutes of a client', () => {
     expect(list.json().data[0]).not.toHaveProperty('secret');
     expect(JSON.stringify(list.json())).not.toContain(key.secret);
 
-    const v1 = await app.inject({ method: 'GET', url: '/v1/api-keys', headers: { authorization: `Bearer ${key.secret}`, 'x-service-workspace': body.workspace.id } });
+    const v1 = await app.inject({
+      method: 'GET',
+      url: '/v1/api-keys',
+      headers: { authorization: `Bearer ${key.secret}`, 'x-service-workspace': body.workspace.id },
+    });
     expect(v1.statusCode).toBe(200);
     expect(v1.headers['ratelimit-limit']).toBe('60');
     expect(v1.headers['ratelimit-policy']).toBe('60;w=60');
 
     const revoke = await app.inject({ method: 'DELETE', url: `/api/admin/api-keys/${key.id}`, headers: adminHeaders });
     expect(revoke.statusCode).toBe(204);
-    const after = await app.inject({ method: 'GET', url: '/v1/api-keys', headers: { authorization: `Bearer ${key.secret}`, 'x-service-workspace': body.workspace.id } });
+    const after = await app.inject({
+      method: 'GET',
+      url: '/v1/api-keys',
+      headers: { authorization: `Bearer ${key.secret}`, 'x-service-workspace': body.workspace.id },
+    });
     expect(after.statusCode).toBe(401);
   });
 
@@ -85,7 +93,12 @@ describe('the first minutes of a client', () => {
     expect(weak.json()).toMatchObject({ code: 'validation_failed', details: [{ field: 'password', message: expect.any(String) }] });
     const missing = await app.inject({ method: 'POST', url: '/api/auth/register', payload: { email: uniqueEmail() } });
     expect(missing.statusCode).toBe(400);
-    expect(missing.json().details.map((d: { field: string }) => d.field).sort()).toEqual(['name', 'password', 'workspace_name']);
+    expect(
+      missing
+        .json()
+        .details.map((d: { field: string }) => d.field)
+        .sort(),
+    ).toEqual(['name', 'password', 'workspace_name']);
   });
 });
 
@@ -158,7 +171,11 @@ describe('super-admin accounts', () => {
     const tag = `srch${Math.random().toString(36).slice(2, 8)}`;
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) {
-      const r = await app.inject({ method: 'POST', url: '/api/auth/register', payload: { email: `${tag}.${i}@x.test`, password: 'long enough pw', name: 'N', workspace_name: 'W' } });
+      const r = await app.inject({
+        method: 'POST',
+        url: '/api/auth/register',
+        payload: { email: `${tag}.${i}@x.test`, password: 'long enough pw', name: 'N', workspace_name: 'W' },
+      });
       ids.push(r.json().account.id);
     }
     const seen: string[] = [];
@@ -185,9 +202,19 @@ describe('super-admin accounts', () => {
     const t = await createTenant(app, { plan: 'starter' });
     const first = await app.inject({ method: 'GET', url: '/v1/api-keys', headers: t.headers });
     expect(first.headers['ratelimit-limit']).toBe('60');
-    const bad = await app.inject({ method: 'PATCH', url: `/api/super-admin/workspaces/${t.workspaceId}`, headers: root, payload: { plan: 'professional', burst_per_minute: 5000 } });
+    const bad = await app.inject({
+      method: 'PATCH',
+      url: `/api/super-admin/workspaces/${t.workspaceId}`,
+      headers: root,
+      payload: { plan: 'professional', burst_per_minute: 5000 },
+    });
     expect(bad.statusCode).toBe(400);
-    const up = await app.inject({ method: 'PATCH', url: `/api/super-admin/workspaces/${t.workspaceId}`, headers: root, payload: { plan: 'enterprise', burst_per_minute: 5000 } });
+    const up = await app.inject({
+      method: 'PATCH',
+      url: `/api/super-admin/workspaces/${t.workspaceId}`,
+      headers: root,
+      payload: { plan: 'enterprise', burst_per_minute: 5000 },
+    });
     expect(up.statusCode).toBe(200);
     expect(up.json()).toMatchObject({ plan: 'enterprise', burst_per_minute: 5000 });
     const after = await app.inject({ method: 'GET', url: '/v1/api-keys', headers: t.headers });
@@ -273,7 +300,12 @@ describe('admin workspace', () => {
     expect(res.json().origin_address).toEqual(origin);
     const cross = await app.inject({ method: 'GET', url: '/api/admin/workspace', headers: { ...t.adminHeaders, 'x-service-workspace': other.workspaceId } });
     expect(cross.statusCode).toBe(404);
-    const bad = await app.inject({ method: 'PATCH', url: '/api/admin/workspace', headers: t.adminHeaders, payload: { origin_address: { street1: '1 Main St', country: 'US', postal_code: '7870' } } });
+    const bad = await app.inject({
+      method: 'PATCH',
+      url: '/api/admin/workspace',
+      headers: t.adminHeaders,
+      payload: { origin_address: { street1: '1 Main St', country: 'US', postal_code: '7870' } },
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().details.map((d: { field: string }) => d.field)).toEqual(expect.arrayContaining(['origin_address.city', 'origin_address.postal_code']));
     const badEnv = await app.inject({ method: 'GET', url: '/api/admin/workspace', headers: { ...t.adminHeaders, 'x-service-environment': 'staging' } });
@@ -282,9 +314,15 @@ describe('admin workspace', () => {
 });
 
 describe('a key creates keys only within its own bounds', () => {
-  type AuditEntry = { actor: { type: string; id: string | null; email: string | null }; target_id: string; environment: string; changes: Record<string, unknown> };
+  type AuditEntry = {
+    actor: { type: string; id: string | null; email: string | null };
+    target_id: string;
+    environment: string;
+    changes: Record<string, unknown>;
+  };
   const createdEntries = async (filter: string) =>
-    (await app.inject({ method: 'GET', url: `/api/super-admin/audit-log?action=api_key.created&${filter}&limit=100`, headers: root })).json().data as AuditEntry[];
+    (await app.inject({ method: 'GET', url: `/api/super-admin/audit-log?action=api_key.created&${filter}&limit=100`, headers: root })).json()
+      .data as AuditEntry[];
   const keysOf = async (t: Tenant) => ({
     test: (await app.inject({ method: 'GET', url: '/v1/api-keys', headers: t.headers })).json().data as Array<{ id: string }>,
     live: (await app.inject({ method: 'GET', url: '/v1/api-keys', headers: t.liveHeaders })).json().data as Array<{ id: string }>,
@@ -294,7 +332,10 @@ describe('a key creates keys only within its own bounds', () => {
     const t = await createTenant(app);
     const before = await keysOf(t);
     const auditBefore = (await createdEntries(`workspace_id=${t.workspaceId}`)).length;
-    for (const [headers, environment] of [[t.headers, 'live'], [t.liveHeaders, 'test']] as const) {
+    for (const [headers, environment] of [
+      [t.headers, 'live'],
+      [t.liveHeaders, 'test'],
+    ] as const) {
       const res = await app.inject({ method: 'POST', url: '/v1/api-keys', headers, payload: { name: 'escalate', environment } });
       expect(res.statusCode).toBe(403);
       expect(res.json()).toEqual({
@@ -311,7 +352,10 @@ describe('a key creates keys only within its own bounds', () => {
 
   it('still lets a key create a key in its own environment, named or by default, and the dashboard create either', async () => {
     const t = await createTenant(app);
-    for (const [headers, environment] of [[t.headers, 'test'], [t.liveHeaders, 'live']] as const) {
+    for (const [headers, environment] of [
+      [t.headers, 'test'],
+      [t.liveHeaders, 'live'],
+    ] as const) {
       const named = await app.inject({ method: 'POST', url: '/v1/api-keys', headers, payload: { name: 'same env', environment } });
       expect(named.statusCode).toBe(201);
       expect(named.json().secret).toMatch(new RegExp(`^sk_${environment}_`));
@@ -319,7 +363,12 @@ describe('a key creates keys only within its own bounds', () => {
       expect(implied.statusCode).toBe(201);
       expect(implied.json().environment).toBe(environment);
     }
-    const live = await app.inject({ method: 'POST', url: '/api/admin/api-keys', headers: t.adminHeaders, payload: { name: 'from the dashboard', environment: 'live' } });
+    const live = await app.inject({
+      method: 'POST',
+      url: '/api/admin/api-keys',
+      headers: t.adminHeaders,
+      payload: { name: 'from the dashboard', environment: 'live' },
+    });
     expect(live.statusCode).toBe(201);
     expect(live.json().secret).toMatch(/^sk_live_/);
   });
@@ -352,7 +401,9 @@ describe('a key creates keys only within its own bounds', () => {
   it('audits every creation with its creator (a key by id and prefix, a session by account), never the secret', async () => {
     const t = await createTenant(app);
     const byKey = (await app.inject({ method: 'POST', url: '/v1/api-keys', headers: t.headers, payload: { name: 'by key' } })).json();
-    const bySession = (await app.inject({ method: 'POST', url: '/api/admin/api-keys', headers: t.adminHeaders, payload: { name: 'by session', environment: 'live' } })).json();
+    const bySession = (
+      await app.inject({ method: 'POST', url: '/api/admin/api-keys', headers: t.adminHeaders, payload: { name: 'by session', environment: 'live' } })
+    ).json();
     const creator = (await keysOf(t)).test.find((k) => k.id === t.apiKeyId) as unknown as { prefix: string };
 
     const [keyEntry] = await createdEntries(`target_id=${byKey.id}`);
@@ -378,7 +429,12 @@ describe('a key with an expiry creates keys that expire no later', () => {
   const inHours = (h: number) => new Date(Date.now() + h * 3600_000).toISOString();
 
   async function expiringKey(t: Tenant, expiresAt: string) {
-    const res = await app.inject({ method: 'POST', url: '/api/admin/api-keys', headers: t.adminHeaders, payload: { name: 'expiring', environment: 'test', expires_at: expiresAt } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/admin/api-keys',
+      headers: t.adminHeaders,
+      payload: { name: 'expiring', environment: 'test', expires_at: expiresAt },
+    });
     expect(res.statusCode).toBe(201);
     return { id: res.json().id as string, headers: { authorization: `Bearer ${res.json().secret}`, 'x-service-workspace': t.workspaceId } };
   }

@@ -46,5 +46,13 @@ export function createIdentity(deps: Deps, settings: SettingsService): Identity 
   const mailer = createMailer(deps.config);
   const members = new MembersService(deps, settings, accounts, mailer);
   const passwordResets = new PasswordResetsService(deps, mailer);
-  return { accounts, workspaces, cache, members, passwordResets, mailer, guards: createGuards({ accounts, workspaces, counters: deps.counters, db: deps.db, publicBaseUrl: deps.config.publicBaseUrl }) };
+  return {
+    accounts,
+    workspaces,
+    cache,
+    members,
+    passwordResets,
+    mailer,
+    guards: createGuards({ accounts, workspaces, counters: deps.counters, db: deps.db, publicBaseUrl: deps.config.publicBaseUrl }),
+  };
 }

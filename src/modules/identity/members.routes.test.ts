@@ -11,7 +11,11 @@ beforeAll(async () => {
   t = await createTenant(app);
 });
 
-const sessionHeaders = (token: string, workspaceId = t.workspaceId) => ({ authorization: `Bearer ${token}`, 'x-service-workspace': workspaceId, 'x-service-environment': 'test' });
+const sessionHeaders = (token: string, workspaceId = t.workspaceId) => ({
+  authorization: `Bearer ${token}`,
+  'x-service-workspace': workspaceId,
+  'x-service-environment': 'test',
+});
 const email = (who: string) => `${who}-${Math.random().toString(36).slice(2, 8)}@example.com`;
 
 async function invite(headers: Record<string, string>, role: string, address = email(role)) {
@@ -23,7 +27,11 @@ async function invite(headers: Record<string, string>, role: string, address = e
 /** Invite and accept as a new account: the member's session headers and account id. */
 async function join(role: string, inviter = t.adminHeaders) {
   const inv = await invite(inviter, role);
-  const res = await app.inject({ method: 'POST', url: `/api/auth/invitations/${inv.token}/accept`, payload: { name: `A ${role}`, password: 'correct horse battery' } });
+  const res = await app.inject({
+    method: 'POST',
+    url: `/api/auth/invitations/${inv.token}/accept`,
+    payload: { name: `A ${role}`, password: 'correct horse battery' },
+  });
   expect(res.statusCode, res.body).toBe(201);
   return { headers: sessionHeaders(res.json().session.token), id: res.json().account.id as string, email: inv.email as string };
 }
@@ -56,7 +64,11 @@ describe('invitations', () => {
   });
 
   it('takes its TTL from the setting members.invitation_ttl_hours', async () => {
-    await app.deps.db.insertInto('settings').values({ key: 'members.invitation_ttl_hours', value: JSON.stringify(2) }).onConflict((oc) => oc.column('key').doUpdateSet({ value: JSON.stringify(2) })).execute();
+    await app.deps.db
+      .insertInto('settings')
+      .values({ key: 'members.invitation_ttl_hours', value: JSON.stringify(2) })
+      .onConflict((oc) => oc.column('key').doUpdateSet({ value: JSON.stringify(2) }))
+      .execute();
     await app.deps.bus.publish('settings');
     try {
       const inv = await invite(t.adminHeaders, 'viewer');
@@ -69,7 +81,11 @@ describe('invitations', () => {
 
   it('a new account accepts with {name, password}: signed in, a member with the role; the link works once', async () => {
     const inv = await invite(t.adminHeaders, 'operator');
-    const res = await app.inject({ method: 'POST', url: `/api/auth/invitations/${inv.token}/accept`, payload: { name: 'Grace', password: 'correct horse battery' } });
+    const res = await app.inject({
+      method: 'POST',
+      url: `/api/auth/invitations/${inv.token}/accept`,
+      payload: { name: 'Grace', password: 'correct horse battery' },
+    });
     expect(res.statusCode, res.body).toBe(201);
     const body = res.json();
     expect(body.account).toMatchObject({ email: inv.email, name: 'Grace', status: 'active' });
@@ -77,19 +93,38 @@ describe('invitations', () => {
     const headers = sessionHeaders(body.session.token);
     // An operator ships, but does not manage webhooks.
     expect((await app.inject({ method: 'GET', url: '/api/admin/orders', headers })).statusCode).toBe(200);
-    const hook = await app.inject({ method: 'POST', url: '/api/admin/webhooks', headers, payload: { url: 'https://example.com/h', events: ['tracking.updated'] } });
+    const hook = await app.inject({
+      method: 'POST',
+      url: '/api/admin/webhooks',
+      headers,
+      payload: { url: 'https://example.com/h', events: ['tracking.updated'] },
+    });
     expect(hook.statusCode).toBe(403);
     expect(hook.json().details).toEqual([{ field: 'role', message: 'must be admin or above', required_role: 'admin' }]);
 
     const members = await app.inject({ method: 'GET', url: '/api/admin/members?limit=100', headers: t.adminHeaders });
-    expect(members.json().data).toEqual(expect.arrayContaining([{ id: body.account.id, email: inv.email, name: 'Grace', role: 'operator', created_at: expect.any(String) }]));
+    expect(members.json().data).toEqual(
+      expect.arrayContaining([{ id: body.account.id, email: inv.email, name: 'Grace', role: 'operator', created_at: expect.any(String) }]),
+    );
 
-    const again = await app.inject({ method: 'POST', url: `/api/auth/invitations/${inv.token}/accept`, payload: { name: 'Grace', password: 'correct horse battery' } });
+    const again = await app.inject({
+      method: 'POST',
+      url: `/api/auth/invitations/${inv.token}/accept`,
+      payload: { name: 'Grace', password: 'correct horse battery' },
+    });
     expect(again.statusCode).toBe(410);
     expect(again.json().code).toBe('gone');
-    const unknown = await app.inject({ method: 'POST', url: '/api/auth/invitations/invtok_nothing/accept', payload: { name: 'X', password: 'correct horse battery' } });
+    const unknown = await app.inject({
+      method: 'POST',
+      url: '/api/auth/invitations/invtok_nothing/accept',
+      payload: { name: 'X', password: 'correct horse battery' },
+    });
     expect(unknown.statusCode).toBe(404);
-    const weak = await app.inject({ method: 'POST', url: `/api/auth/invitations/${(await invite(t.adminHeaders, 'viewer')).token}/accept`, payload: { name: 'X', password: 'short' } });
+    const weak = await app.inject({
+      method: 'POST',
+      url: `/api/auth/invitations/${(await invite(t.adminHeaders, 'viewer')).token}/accept`,
+      payload: { name: 'X', password: 'short' },
+    });
     expect(weak.statusCode).toBe(400);
     expect(weak.json().details.map((d: { field: string }) => d.field)).toEqual(['password']);
   });
@@ -97,7 +132,12 @@ describe('invitations', () => {
   it('a signed-in account accepts with {} and its session; an expired or withdrawn link is 410', async () => {
     const other = await createTenant(app);
     const inv = await invite(t.adminHeaders, 'viewer', other.email);
-    const res = await app.inject({ method: 'POST', url: `/api/auth/invitations/${inv.token}/accept`, headers: { authorization: `Bearer ${other.sessionToken}` }, payload: {} });
+    const res = await app.inject({
+      method: 'POST',
+      url: `/api/auth/invitations/${inv.token}/accept`,
+      headers: { authorization: `Bearer ${other.sessionToken}` },
+      payload: {},
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ account: { id: other.accountId }, workspace: { id: t.workspaceId, role: 'viewer' }, session: null });
     const headers = sessionHeaders(other.sessionToken);
@@ -107,18 +147,37 @@ describe('invitations', () => {
     expect(refused.json().details[0].required_role).toBe('admin');
 
     const stale = await invite(t.adminHeaders, 'viewer');
-    await app.deps.db.updateTable('invitations').set({ expires_at: new Date(Date.now() - 1000) }).where('id', '=', stale.id).execute();
-    expect((await app.inject({ method: 'POST', url: `/api/auth/invitations/${stale.token}/accept`, payload: { name: 'L', password: 'correct horse battery' } })).statusCode).toBe(410);
+    await app.deps.db
+      .updateTable('invitations')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('id', '=', stale.id)
+      .execute();
+    expect(
+      (await app.inject({ method: 'POST', url: `/api/auth/invitations/${stale.token}/accept`, payload: { name: 'L', password: 'correct horse battery' } }))
+        .statusCode,
+    ).toBe(410);
 
     const withdrawn = await invite(t.adminHeaders, 'viewer');
     expect((await app.inject({ method: 'DELETE', url: `/api/admin/invitations/${withdrawn.id}`, headers: t.adminHeaders })).statusCode).toBe(204);
-    expect((await app.inject({ method: 'POST', url: `/api/auth/invitations/${withdrawn.token}/accept`, payload: { name: 'L', password: 'correct horse battery' } })).statusCode).toBe(410);
+    expect(
+      (await app.inject({ method: 'POST', url: `/api/auth/invitations/${withdrawn.token}/accept`, payload: { name: 'L', password: 'correct horse battery' } }))
+        .statusCode,
+    ).toBe(410);
 
     // An email that has an account must sign in; a bad session is 401, never a new account.
     const taken = await invite(t.adminHeaders, 'viewer', (await createTenant(app)).email);
-    const conflict = await app.inject({ method: 'POST', url: `/api/auth/invitations/${taken.token}/accept`, payload: { name: 'L', password: 'correct horse battery' } });
+    const conflict = await app.inject({
+      method: 'POST',
+      url: `/api/auth/invitations/${taken.token}/accept`,
+      payload: { name: 'L', password: 'correct horse battery' },
+    });
     expect(conflict.statusCode).toBe(409);
-    const badSession = await app.inject({ method: 'POST', url: `/api/auth/invitations/${taken.token}/accept`, headers: { authorization: 'Bearer sst_nope' }, payload: {} });
+    const badSession = await app.inject({
+      method: 'POST',
+      url: `/api/auth/invitations/${taken.token}/accept`,
+      headers: { authorization: 'Bearer sst_nope' },
+      payload: {},
+    });
     expect(badSession.statusCode).toBe(401);
   });
 
@@ -127,12 +186,21 @@ describe('invitations', () => {
     const res = await app.inject({ method: 'POST', url: '/api/admin/members', headers: admin.headers, payload: { email: email('o'), role: 'owner' } });
     expect(res.statusCode).toBe(403);
     expect(res.json().details).toEqual([{ field: 'role', message: 'must be owner', required_role: 'owner' }]);
-    expect((await app.inject({ method: 'POST', url: '/api/admin/members', headers: admin.headers, payload: { email: email('a'), role: 'admin' } })).statusCode).toBe(201);
-    const dup = await app.inject({ method: 'POST', url: '/api/admin/members', headers: t.adminHeaders, payload: { email: admin.email.toUpperCase(), role: 'viewer' } });
+    expect(
+      (await app.inject({ method: 'POST', url: '/api/admin/members', headers: admin.headers, payload: { email: email('a'), role: 'admin' } })).statusCode,
+    ).toBe(201);
+    const dup = await app.inject({
+      method: 'POST',
+      url: '/api/admin/members',
+      headers: t.adminHeaders,
+      payload: { email: admin.email.toUpperCase(), role: 'viewer' },
+    });
     expect(dup.statusCode).toBe(409);
     const bad = await app.inject({ method: 'POST', url: '/api/admin/members', headers: t.adminHeaders, payload: { email: 'not-an-email', role: 'viewer' } });
     expect(bad.statusCode).toBe(400);
-    expect((await app.inject({ method: 'POST', url: '/api/admin/members', headers: t.adminHeaders, payload: { email: email('r'), role: 'root' } })).statusCode).toBe(400);
+    expect(
+      (await app.inject({ method: 'POST', url: '/api/admin/members', headers: t.adminHeaders, payload: { email: email('r'), role: 'root' } })).statusCode,
+    ).toBe(400);
   });
 });
 
@@ -161,9 +229,15 @@ describe('members', () => {
     expect(lastGone.statusCode).toBe(409);
 
     // With a second owner, the first may step down.
-    expect((await app.inject({ method: 'PATCH', url: `/api/admin/members/${admin.id}`, headers: t.adminHeaders, payload: { role: 'owner' } })).json().role).toBe('owner');
-    expect((await app.inject({ method: 'PATCH', url: `/api/admin/members/${t.accountId}`, headers: t.adminHeaders, payload: { role: 'admin' } })).json().role).toBe('admin');
-    expect((await app.inject({ method: 'PATCH', url: `/api/admin/members/${t.accountId}`, headers: admin.headers, payload: { role: 'owner' } })).json().role).toBe('owner');
+    expect(
+      (await app.inject({ method: 'PATCH', url: `/api/admin/members/${admin.id}`, headers: t.adminHeaders, payload: { role: 'owner' } })).json().role,
+    ).toBe('owner');
+    expect(
+      (await app.inject({ method: 'PATCH', url: `/api/admin/members/${t.accountId}`, headers: t.adminHeaders, payload: { role: 'admin' } })).json().role,
+    ).toBe('admin');
+    expect(
+      (await app.inject({ method: 'PATCH', url: `/api/admin/members/${t.accountId}`, headers: admin.headers, payload: { role: 'owner' } })).json().role,
+    ).toBe('owner');
   });
 
   it("removes a member (204): that member's sessions end at once; audited; another workspace's member is 404", async () => {
@@ -176,7 +250,10 @@ describe('members', () => {
     expect((await app.inject({ method: 'DELETE', url: `/api/admin/members/${op.id}`, headers: t.adminHeaders })).statusCode).toBe(404);
 
     const stranger = await createTenant(app);
-    for (const [method, payload] of [['DELETE', undefined], ['PATCH', { role: 'viewer' }]] as const) {
+    for (const [method, payload] of [
+      ['DELETE', undefined],
+      ['PATCH', { role: 'viewer' }],
+    ] as const) {
       const other = await app.inject({ method, url: `/api/admin/members/${stranger.accountId}`, headers: t.adminHeaders, payload });
       expect(other.statusCode).toBe(404);
     }

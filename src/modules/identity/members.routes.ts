@@ -47,7 +47,7 @@ export async function membersRoutes(app: App) {
     schema: {
       operationId: 'adminUpdateMember',
       summary: "Change a member's role",
-      description: 'Making an owner, or changing an owner\'s role, needs the owner role (403 forbidden naming it). Demoting the last owner is 409 conflict.',
+      description: "Making an owner, or changing an owner's role, needs the owner role (403 forbidden naming it). Demoting the last owner is 409 conflict.",
       tags,
       security,
       params: MemberIdParams,

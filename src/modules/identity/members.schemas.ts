@@ -4,7 +4,13 @@ import { AccountSchema, WorkspaceRoleSchema } from './workspaces.schemas.js';
 
 const Timestamp = Type.String({ format: 'date-time' });
 
-const MEMBER_EXAMPLE = { id: 'acct_01m855vr8rexe8pmhf6m9wwatm', email: 'grace@example.com', name: 'Grace Hopper', role: 'operator', created_at: '2026-11-28T21:44:14.359Z' };
+const MEMBER_EXAMPLE = {
+  id: 'acct_01m855vr8rexe8pmhf6m9wwatm',
+  email: 'grace@example.com',
+  name: 'Grace Hopper',
+  role: 'operator',
+  created_at: '2026-11-28T21:44:14.359Z',
+};
 const INVITATION_EXAMPLE = {
   id: 'inv_01m855vrdteq4axpr0q548ye8a',
   email: 'grace@example.com',
@@ -84,7 +90,7 @@ export const AcceptInvitationBody = Type.Object(
   },
   {
     additionalProperties: false,
-    description: 'A new account sends {name, password} (its email is the invitation\'s); a signed-in account sends {} with its session.',
+    description: "A new account sends {name, password} (its email is the invitation's); a signed-in account sends {} with its session.",
     examples: [{ name: 'Grace Hopper', password: 'correct horse battery' }, {}],
   },
 );
@@ -93,15 +99,22 @@ export const AcceptInvitationResponse = Type.Object(
   {
     account: Type.Ref(AccountSchema),
     workspace: Type.Object({ id: Type.String(), name: Type.String(), plan: Type.String(), role: WorkspaceRoleSchema }),
-    session: Type.Union(
-      [Type.Object({ token: Type.String(), token_type: Type.Literal('Bearer'), expires_at: Timestamp }), Type.Null()],
-      { description: 'A new account is signed in: its session token (shown once). Null when a signed-in account accepted.' },
-    ),
+    session: Type.Union([Type.Object({ token: Type.String(), token_type: Type.Literal('Bearer'), expires_at: Timestamp }), Type.Null()], {
+      description: 'A new account is signed in: its session token (shown once). Null when a signed-in account accepted.',
+    }),
   },
   {
     examples: [
       {
-        account: { id: 'acct_01m855vr8rexe8pmhf6m9wwatm', email: 'grace@example.com', name: 'Grace Hopper', role: 'user', status: 'active', created_at: '2026-11-28T21:44:14.359Z', updated_at: '2026-11-28T21:44:14.359Z' },
+        account: {
+          id: 'acct_01m855vr8rexe8pmhf6m9wwatm',
+          email: 'grace@example.com',
+          name: 'Grace Hopper',
+          role: 'user',
+          status: 'active',
+          created_at: '2026-11-28T21:44:14.359Z',
+          updated_at: '2026-11-28T21:44:14.359Z',
+        },
         workspace: { id: 'ws_01m855vr8rexe8pmhf6m9wwatn', name: 'Acme', plan: 'starter', role: 'operator' },
         session: { token: 'sst_ExampleSessionTokenShownOnce000000000000000', token_type: 'Bearer', expires_at: '2026-12-05T21:44:14.359Z' },
       },

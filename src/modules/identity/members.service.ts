@@ -84,7 +84,8 @@ export class MembersService {
         .where('m.workspace_id', '=', ctx.workspaceId)
         .where(sql<boolean>`lower(a.email) = ${email}`)
         .executeTakeFirst();
-      if (already) throw new AppError('conflict', 'This person is already a member of the workspace.', { details: [{ field: 'email', message: 'is already a member' }] });
+      if (already)
+        throw new AppError('conflict', 'This person is already a member of the workspace.', { details: [{ field: 'email', message: 'is already a member' }] });
       const row = await trx
         .insertInto('invitations')
         .values({
@@ -181,20 +182,40 @@ export class MembersService {
         let accountId = input.accountId;
         let email = row.email;
         if (accountId === undefined) {
-          const account = await repo.insertAccount(trx, { id: newId('account'), email: row.email, name: input.name!.trim(), password_hash: passwordHash!, role: 'user', status: 'active' });
+          const account = await repo.insertAccount(trx, {
+            id: newId('account'),
+            email: row.email,
+            name: input.name!.trim(),
+            password_hash: passwordHash!,
+            role: 'user',
+            status: 'active',
+          });
           accountId = account.id;
-          await writeAudit(trx, { type: 'account', id: account.id, email: account.email }, meta, { action: 'account.registered', targetType: 'account', targetId: account.id, workspaceId: row.workspace_id });
+          await writeAudit(trx, { type: 'account', id: account.id, email: account.email }, meta, {
+            action: 'account.registered',
+            targetType: 'account',
+            targetId: account.id,
+            workspaceId: row.workspace_id,
+          });
         } else {
           const account = await repo.findAccountById(trx, accountId);
           email = account!.email;
           if (await this.findMember(trx, row.workspace_id, accountId)) {
-            throw new AppError('conflict', 'This account is already a member of the workspace.', { details: [{ field: 'token', message: 'the signed-in account is already a member' }] });
+            throw new AppError('conflict', 'This account is already a member of the workspace.', {
+              details: [{ field: 'token', message: 'the signed-in account is already a member' }],
+            });
           }
         }
         await repo.addMember(trx, row.workspace_id, accountId, row.role);
         await trx.updateTable('invitations').set({ status: 'accepted', accepted_by: accountId, accepted_at: now }).where('id', '=', row.id).execute();
         const actor: Actor = { type: 'account', id: accountId, email };
-        await writeAudit(trx, actor, meta, { action: 'invitation.accepted', targetType: 'invitation', targetId: row.id, workspaceId: row.workspace_id, changes: { account_id: accountId, role: row.role } });
+        await writeAudit(trx, actor, meta, {
+          action: 'invitation.accepted',
+          targetType: 'invitation',
+          targetId: row.id,
+          workspaceId: row.workspace_id,
+          changes: { account_id: accountId, role: row.role },
+        });
         return { accountId, email, workspaceId: row.workspace_id, role: row.role };
       });
     } catch (err) {

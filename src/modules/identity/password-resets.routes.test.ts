@@ -32,7 +32,9 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
   const port = (smtp.server.address() as AddressInfo).port;
-  app = await buildTestApp({ config: { smtpUrl: `smtp://127.0.0.1:${port}`, mailFrom: 'Ship <no-reply@example.com>', publicBaseUrl: 'https://ship.example.com' } });
+  app = await buildTestApp({
+    config: { smtpUrl: `smtp://127.0.0.1:${port}`, mailFrom: 'Ship <no-reply@example.com>', publicBaseUrl: 'https://ship.example.com' },
+  });
   t = await createTenant(app);
 });
 afterAll(async () => new Promise<void>((resolve) => smtp.close(() => resolve())));
@@ -70,12 +72,16 @@ describe('password reset', () => {
     expect(done.statusCode, done.body).toBe(204);
     expect((await app.inject({ method: 'GET', url: '/api/auth/me', headers: { authorization: `Bearer ${t.sessionToken}` } })).statusCode).toBe(401);
     expect((await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: t.email, password: t.password } })).statusCode).toBe(401);
-    expect((await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: t.email, password: 'a brand new passphrase' } })).statusCode).toBe(200);
+    expect((await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: t.email, password: 'a brand new passphrase' } })).statusCode).toBe(
+      200,
+    );
 
     const again = await app.inject({ method: 'POST', url: `/api/auth/password-reset/${token}`, payload: { password: 'yet another passphrase' } });
     expect(again.statusCode).toBe(410);
     expect(again.json().code).toBe('gone');
-    expect((await app.inject({ method: 'POST', url: '/api/auth/password-reset/pwrtok_unknown', payload: { password: 'yet another passphrase' } })).statusCode).toBe(404);
+    expect(
+      (await app.inject({ method: 'POST', url: '/api/auth/password-reset/pwrtok_unknown', payload: { password: 'yet another passphrase' } })).statusCode,
+    ).toBe(404);
     const audit = await app.deps.db.selectFrom('audit_log').select('action').where('target_id', '=', t.accountId).execute();
     expect(audit.map((a) => a.action)).toEqual(expect.arrayContaining(['account.password_reset_issued', 'account.password_reset']));
   });
@@ -87,8 +93,14 @@ describe('password reset', () => {
     const row = await app.deps.db.selectFrom('password_resets').selectAll().where('account_id', '=', u.accountId).executeTakeFirstOrThrow();
     expect(JSON.stringify(row)).not.toContain(token);
     expect(new Date(row.expires_at).getTime() - new Date(row.created_at).getTime()).toBe(3600_000);
-    await app.deps.db.updateTable('password_resets').set({ expires_at: new Date(Date.now() - 1) }).where('id', '=', row.id).execute();
-    expect((await app.inject({ method: 'POST', url: `/api/auth/password-reset/${token}`, payload: { password: 'a brand new passphrase' } })).statusCode).toBe(410);
+    await app.deps.db
+      .updateTable('password_resets')
+      .set({ expires_at: new Date(Date.now() - 1) })
+      .where('id', '=', row.id)
+      .execute();
+    expect((await app.inject({ method: 'POST', url: `/api/auth/password-reset/${token}`, payload: { password: 'a brand new passphrase' } })).statusCode).toBe(
+      410,
+    );
   });
 
   it('a super-admin issues a link for an account (shown once, and mailed); a user may not', async () => {
@@ -98,10 +110,18 @@ describe('password reset', () => {
     expect(res.statusCode, res.body).toBe(201);
     expect(res.json()).toMatchObject({ id: expect.stringMatching(/^pwr_/), account_id: u.accountId, mailed: true });
     expect(res.json().url).toBe(`https://ship.example.com/dashboard/reset-password/${res.json().token}`);
-    expect((await app.inject({ method: 'POST', url: `/api/auth/password-reset/${res.json().token}`, payload: { password: 'chosen by support' } })).statusCode).toBe(204);
-    const user = await app.inject({ method: 'POST', url: `/api/super-admin/accounts/${u.accountId}/password-reset`, headers: { authorization: `Bearer ${t.sessionToken}` } });
+    expect(
+      (await app.inject({ method: 'POST', url: `/api/auth/password-reset/${res.json().token}`, payload: { password: 'chosen by support' } })).statusCode,
+    ).toBe(204);
+    const user = await app.inject({
+      method: 'POST',
+      url: `/api/super-admin/accounts/${u.accountId}/password-reset`,
+      headers: { authorization: `Bearer ${t.sessionToken}` },
+    });
     expect([401, 403]).toContain(user.statusCode);
-    expect((await app.inject({ method: 'POST', url: '/api/super-admin/accounts/acct_01jx0000000000000000000000/password-reset', headers: root })).statusCode).toBe(404);
+    expect(
+      (await app.inject({ method: 'POST', url: '/api/super-admin/accounts/acct_01jx0000000000000000000000/password-reset', headers: root })).statusCode,
+    ).toBe(404);
   });
 });
 
@@ -113,7 +133,11 @@ describe('invitation mail', () => {
     expect(inv.statusCode).toBe(201);
     const token = linkIn(await mailTo(address), 'invitations');
     expect(token).toBe(inv.json().token);
-    const accepted = await app.inject({ method: 'POST', url: `/api/auth/invitations/${token}/accept`, payload: { name: 'Invitee', password: 'correct horse battery' } });
+    const accepted = await app.inject({
+      method: 'POST',
+      url: `/api/auth/invitations/${token}/accept`,
+      payload: { name: 'Invitee', password: 'correct horse battery' },
+    });
     expect(accepted.statusCode).toBe(201);
     expect(accepted.json().workspace).toMatchObject({ id: owner.workspaceId, role: 'viewer' });
   });

@@ -82,7 +82,10 @@ export class PasswordResetsService {
     const expiresAt = new Date(now.getTime() + PASSWORD_RESET_TTL_MS);
     const id = newId('passwordReset');
     await this.deps.db.transaction().execute(async (trx) => {
-      await trx.insertInto('password_resets').values({ id, account_id: accountId, token_hash: sha256Hex(token), created_at: now, expires_at: expiresAt }).execute();
+      await trx
+        .insertInto('password_resets')
+        .values({ id, account_id: accountId, token_hash: sha256Hex(token), created_at: now, expires_at: expiresAt })
+        .execute();
       await writeAudit(trx, actor, meta, { action: 'account.password_reset_issued', targetType: 'account', targetId: accountId });
     });
     return { id, token, url: `${this.deps.config.publicBaseUrl.replace(/\/$/, '')}/dashboard/reset-password/${token}`, expires_at: expiresAt.toISOString() };

@@ -50,7 +50,12 @@ describe('POST /api/auth/session', () => {
   it('marks the cookie Secure when the request came over https', async () => {
     const https = await buildTestApp({ config: { trustProxy: true } });
     const t = await createTenant(https);
-    const res = await https.inject({ method: 'POST', url: '/api/auth/session', headers: { 'x-forwarded-proto': 'https' }, payload: { email: t.email, password: t.password } });
+    const res = await https.inject({
+      method: 'POST',
+      url: '/api/auth/session',
+      headers: { 'x-forwarded-proto': 'https' },
+      payload: { email: t.email, password: t.password },
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(sessionCookie(res).raw).toMatch(/Secure/i);
   });
@@ -89,13 +94,21 @@ describe('the cookie in place of the Bearer token', () => {
     expect(orders.statusCode, orders.body).toBe(200);
   });
 
-  it('writes only with this service\'s Origin', async () => {
+  it("writes only with this service's Origin", async () => {
     const { value } = sessionCookie(await signIn());
-    const order = { ship_to: { name: 'A', street1: '1 Main St', city: 'New York', state: 'NY', postal_code: '10001', country: 'US' }, line_items: [{ sku: 'S', quantity: 1 }] };
+    const order = {
+      ship_to: { name: 'A', street1: '1 Main St', city: 'New York', state: 'NY', postal_code: '10001', country: 'US' },
+      line_items: [{ sku: 'S', quantity: 1 }],
+    };
     const missing = await app.inject({ method: 'POST', url: '/api/admin/orders', headers: cookieHeaders(value), payload: order });
     expect(missing.statusCode).toBe(403);
     expect(missing.json().code).toBe('forbidden');
-    const foreign = await app.inject({ method: 'POST', url: '/api/admin/orders', headers: cookieHeaders(value, { origin: 'http://evil.example' }), payload: order });
+    const foreign = await app.inject({
+      method: 'POST',
+      url: '/api/admin/orders',
+      headers: cookieHeaders(value, { origin: 'http://evil.example' }),
+      payload: order,
+    });
     expect(foreign.statusCode).toBe(403);
     const same = await app.inject({ method: 'POST', url: '/api/admin/orders', headers: cookieHeaders(value, { origin: ORIGIN }), payload: order });
     expect(same.statusCode, same.body).toBe(201);
@@ -136,7 +149,11 @@ describe('the cookie in place of the Bearer token', () => {
 describe('DELETE /api/auth/session', () => {
   it('revokes the session and clears the cookie; a foreign Origin cannot sign the user out', async () => {
     const { value } = sessionCookie(await signIn());
-    const foreign = await app.inject({ method: 'DELETE', url: '/api/auth/session', headers: { cookie: `service_session=${value}`, origin: 'http://evil.example' } });
+    const foreign = await app.inject({
+      method: 'DELETE',
+      url: '/api/auth/session',
+      headers: { cookie: `service_session=${value}`, origin: 'http://evil.example' },
+    });
     expect(foreign.statusCode).toBe(403);
     const out = await app.inject({ method: 'DELETE', url: '/api/auth/session', headers: { cookie: `service_session=${value}`, origin: ORIGIN } });
     expect(out.statusCode).toBe(204);

@@ -51,7 +51,12 @@ describe('role matrix over every super-admin route', () => {
     const user = await createTenant(app);
     const other = await superAdminHeaders(app);
     const otherId = (await app.inject({ method: 'GET', url: '/api/auth/me', headers: other })).json().account.id;
-    const suspend = await app.inject({ method: 'POST', url: `/api/super-admin/accounts/${otherId}/suspend`, headers: root, payload: { reason: 'left the company' } });
+    const suspend = await app.inject({
+      method: 'POST',
+      url: `/api/super-admin/accounts/${otherId}/suspend`,
+      headers: root,
+      payload: { reason: 'left the company' },
+    });
     expect(suspend.statusCode, suspend.body).toBe(200);
 
     for (const op of ops) {
@@ -65,7 +70,11 @@ describe('role matrix over every super-admin route', () => {
       const suspended = await app.inject({ method: op.method as 'GET', url: op.url, headers: other, payload });
       expect(suspended.statusCode, `${op.method} ${op.url} as a suspended super-admin`).toBe(401);
     }
-    const login = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: (await app.identity.accounts.getAccount(otherId)).email, password: 'super secret password' } });
+    const login = await app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: (await app.identity.accounts.getAccount(otherId)).email, password: 'super secret password' },
+    });
     expect(login.statusCode).toBe(403);
     expect(login.json().code).toBe('account_suspended');
   });
@@ -76,7 +85,12 @@ describe('accounts', () => {
     const t = await createTenant(app);
     expect((await app.inject({ method: 'GET', url: '/v1/orders', headers: t.headers })).statusCode).toBe(200); // cached now
 
-    const res = await app.inject({ method: 'POST', url: `/api/super-admin/accounts/${t.accountId}/suspend`, headers: root, payload: { reason: 'chargebacks' } });
+    const res = await app.inject({
+      method: 'POST',
+      url: `/api/super-admin/accounts/${t.accountId}/suspend`,
+      headers: root,
+      payload: { reason: 'chargebacks' },
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().status).toBe('suspended');
 
@@ -110,7 +124,12 @@ describe('accounts', () => {
     const self = await app.inject({ method: 'POST', url: `/api/super-admin/accounts/${me}/suspend`, headers: root, payload: { reason: 'oops' } });
     expect(self.statusCode).toBe(409);
     expect(self.json().code).toBe('invalid_state');
-    const tooLong = await app.inject({ method: 'POST', url: `/api/super-admin/accounts/${t.accountId}/suspend`, headers: root, payload: { reason: 'x'.repeat(1001) } });
+    const tooLong = await app.inject({
+      method: 'POST',
+      url: `/api/super-admin/accounts/${t.accountId}/suspend`,
+      headers: root,
+      payload: { reason: 'x'.repeat(1001) },
+    });
     expect(tooLong.statusCode).toBe(400);
     const nul = await app.inject({ method: 'POST', url: `/api/super-admin/accounts/${t.accountId}/suspend`, headers: root, payload: { reason: 'a\u0000' } });
     expect(nul.statusCode).toBe(400);
@@ -121,13 +140,29 @@ describe('workspaces list', () => {
   it('shows plan, burst, member and order counts', async () => {
     const t = await createTenant(app, { plan: 'professional' });
     for (let i = 0; i < 3; i++) {
-      const res = await app.inject({ method: 'POST', url: '/v1/orders', headers: t.headers, payload: { ship_to: { street1: '1 Main St', city: 'Austin', state: 'TX', postal_code: '78701', country: 'US' }, line_items: [{ sku: 'A', quantity: 1 }] } });
+      const res = await app.inject({
+        method: 'POST',
+        url: '/v1/orders',
+        headers: t.headers,
+        payload: {
+          ship_to: { street1: '1 Main St', city: 'Austin', state: 'TX', postal_code: '78701', country: 'US' },
+          line_items: [{ sku: 'A', quantity: 1 }],
+        },
+      });
       expect(res.statusCode).toBe(201);
     }
     const list = await app.inject({ method: 'GET', url: `/api/super-admin/workspaces?q=${t.workspaceId}`, headers: root });
     expect(list.statusCode, list.body).toBe(200);
     expect(list.json().data).toHaveLength(1);
-    expect(list.json().data[0]).toMatchObject({ id: t.workspaceId, plan: 'professional', burst_per_minute: null, effective_burst_per_minute: 300, member_count: 1, order_count: 3, suspended_at: null });
+    expect(list.json().data[0]).toMatchObject({
+      id: t.workspaceId,
+      plan: 'professional',
+      burst_per_minute: null,
+      effective_burst_per_minute: 300,
+      member_count: 1,
+      order_count: 3,
+      suspended_at: null,
+    });
     const page = await app.inject({ method: 'GET', url: '/api/super-admin/workspaces?limit=1', headers: root });
     expect(page.json().has_more).toBe(true);
     const next = await app.inject({ method: 'GET', url: `/api/super-admin/workspaces?limit=1&cursor=${page.json().next_cursor}`, headers: root });
@@ -136,13 +171,25 @@ describe('workspaces list', () => {
 
   it("lists a workspace's members and their roles; an unknown workspace is 404, a member's session 403", async () => {
     const t = await createTenant(app);
-    const invited = await app.inject({ method: 'POST', url: '/api/admin/members', headers: t.adminHeaders, payload: { email: `packer-${Date.now()}@example.com`, role: 'operator' } });
+    const invited = await app.inject({
+      method: 'POST',
+      url: '/api/admin/members',
+      headers: t.adminHeaders,
+      payload: { email: `packer-${Date.now()}@example.com`, role: 'operator' },
+    });
     expect(invited.statusCode, invited.body).toBe(201);
-    const accepted = await app.inject({ method: 'POST', url: `/api/auth/invitations/${invited.json().token}/accept`, payload: { name: 'Packer', password: 'long enough password' } });
+    const accepted = await app.inject({
+      method: 'POST',
+      url: `/api/auth/invitations/${invited.json().token}/accept`,
+      payload: { name: 'Packer', password: 'long enough password' },
+    });
     expect(accepted.statusCode, accepted.body).toBe(201);
     const res = await app.inject({ method: 'GET', url: `/api/super-admin/workspaces/${t.workspaceId}/members`, headers: root });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json().data.map((m: { email: string; role: string }) => `${m.role}:${m.email}`)).toEqual([`operator:${invited.json().email}`, `owner:${t.email}`]); // newest first
+    expect(res.json().data.map((m: { email: string; role: string }) => `${m.role}:${m.email}`)).toEqual([
+      `operator:${invited.json().email}`,
+      `owner:${t.email}`,
+    ]); // newest first
     const unknown = await app.inject({ method: 'GET', url: '/api/super-admin/workspaces/ws_01jx0000000000000000000000/members', headers: root });
     expect(unknown.statusCode).toBe(404);
     const member = await app.inject({ method: 'GET', url: `/api/super-admin/workspaces/${t.workspaceId}/members`, headers: t.adminHeaders });

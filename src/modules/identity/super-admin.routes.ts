@@ -1,6 +1,16 @@
 import { Type } from '@sinclair/typebox';
 import { errorResponses, listResponse, type App } from '../../platform/http/schemas.js';
-import { AccountListQuery, AccountSchema, IdParams, SuspendBody, UpdatePlanBody, UserIdParams, WorkspaceListQuery, WorkspaceSchema, WorkspaceSummarySchema } from './workspaces.schemas.js';
+import {
+  AccountListQuery,
+  AccountSchema,
+  IdParams,
+  SuspendBody,
+  UpdatePlanBody,
+  UserIdParams,
+  WorkspaceListQuery,
+  WorkspaceSchema,
+  WorkspaceSummarySchema,
+} from './workspaces.schemas.js';
 import { requestMeta } from '../../platform/http/request-context.js';
 import { IssuedPasswordResetSchema, ListPageQuery, MemberSchema } from './members.schemas.js';
 
@@ -89,7 +99,8 @@ export async function superAdminIdentityRoutes(app: App) {
     schema: {
       operationId: 'superAdminGetWorkspace',
       summary: 'Read one workspace with its plan, the burst in force, member and order counts',
-      description: 'effective_burst_per_minute is what /v1 enforces now: the enterprise custom burst, else the plan\u2019s setting plans.<tier>.burst_per_minute.',
+      description:
+        'effective_burst_per_minute is what /v1 enforces now: the enterprise custom burst, else the plan\u2019s setting plans.<tier>.burst_per_minute.',
       tags,
       security,
       params: IdParams,
@@ -102,7 +113,8 @@ export async function superAdminIdentityRoutes(app: App) {
     schema: {
       operationId: 'superAdminListWorkspaceMembers',
       summary: 'List a workspace\u2019s members and their roles',
-      description: 'The same answer as GET /api/admin/members for that workspace: each member\u2019s account id, email, name, role and when they joined, newest first. 404 for a workspace that does not exist.',
+      description:
+        'The same answer as GET /api/admin/members for that workspace: each member\u2019s account id, email, name, role and when they joined, newest first. 404 for a workspace that does not exist.',
       tags,
       security,
       params: IdParams,

@@ -58,11 +58,17 @@ function probes(owner: Tenant, ingestKey: string, member: { inOwners: Record<str
     'test API key': { method: 'GET', url: '/v1/orders', headers: owner.headers, admitted: 200 },
     'live API key': { method: 'GET', url: '/v1/orders', headers: owner.liveHeaders, admitted: 200 },
     // An unknown order: 404 means the ingest key was admitted.
-    'ingest key': { method: 'GET', url: '/api/integrations/orders/ord_00000000000000000000000000', headers: { authorization: `Bearer ${ingestKey}` }, admitted: 404 },
+    'ingest key': {
+      method: 'GET',
+      url: '/api/integrations/orders/ord_00000000000000000000000000',
+      headers: { authorization: `Bearer ${ingestKey}` },
+      admitted: 404,
+    },
     'owner session': { method: 'GET', url: '/api/admin/api-keys', headers: owner.adminHeaders, admitted: 200 },
     "member's session": { method: 'GET', url: '/api/admin/api-keys', headers: member.inOwners, admitted: 200 },
   };
-  if (cookie) p['owner cookie session'] = { method: 'GET', url: '/api/admin/api-keys', headers: { cookie, 'x-service-workspace': owner.workspaceId }, admitted: 200 };
+  if (cookie)
+    p['owner cookie session'] = { method: 'GET', url: '/api/admin/api-keys', headers: { cookie, 'x-service-workspace': owner.workspaceId }, admitted: 200 };
   return p;
 }
 
@@ -120,7 +126,11 @@ describe('suspending the owner of a workspace', () => {
     expect((await app.inject(all['owner session'])).statusCode).toBe(401);
     const login = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: owner.email, password: owner.password } });
     expect(login.statusCode, login.body).toBe(200);
-    const again = await app.inject({ method: 'GET', url: '/api/admin/api-keys', headers: { ...owner.adminHeaders, authorization: `Bearer ${login.json().token}` } });
+    const again = await app.inject({
+      method: 'GET',
+      url: '/api/admin/api-keys',
+      headers: { ...owner.adminHeaders, authorization: `Bearer ${login.json().token}` },
+    });
     expect(again.statusCode).toBe(200);
   });
 });

@@ -7,7 +7,11 @@ import type { WorkspaceRole } from './roles.js';
 
 // ---- accounts ----
 export async function findAccountByEmail(db: Executor, email: string): Promise<AccountRow | undefined> {
-  return db.selectFrom('accounts').selectAll().where(sql<boolean>`lower(email) = ${email.toLowerCase()}`).executeTakeFirst();
+  return db
+    .selectFrom('accounts')
+    .selectAll()
+    .where(sql<boolean>`lower(email) = ${email.toLowerCase()}`)
+    .executeTakeFirst();
 }
 
 export async function findAccountById(db: Executor, id: string): Promise<AccountRow | undefined> {
@@ -44,7 +48,11 @@ export function escapeLike(value: string): string {
 
 // ---- workspaces ----
 export async function insertWorkspace(db: Executor, row: { id: string; name: string; plan?: WorkspaceRow['plan'] }): Promise<WorkspaceRow> {
-  return db.insertInto('workspaces').values({ id: row.id, name: row.name, plan: row.plan ?? 'starter' }).returningAll().executeTakeFirstOrThrow();
+  return db
+    .insertInto('workspaces')
+    .values({ id: row.id, name: row.name, plan: row.plan ?? 'starter' })
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 export async function addMember(db: Executor, workspaceId: string, accountId: string, role: WorkspaceRole): Promise<void> {
@@ -82,11 +90,19 @@ export async function updateWorkspace(
   id: string,
   patch: { name?: string; origin_address?: string | null; plan?: WorkspaceRow['plan']; burst_per_minute?: number | null; mtls_required?: boolean },
 ): Promise<WorkspaceRow | undefined> {
-  return db.updateTable('workspaces').set({ ...patch, updated_at: new Date() }).where('id', '=', id).returningAll().executeTakeFirst();
+  return db
+    .updateTable('workspaces')
+    .set({ ...patch, updated_at: new Date() })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
 }
 
 // ---- sessions ----
-export async function insertSession(db: Executor, row: { id: string; account_id: string; token_hash: string; expires_at: Date; ip: string | null; user_agent: string | null }) {
+export async function insertSession(
+  db: Executor,
+  row: { id: string; account_id: string; token_hash: string; expires_at: Date; ip: string | null; user_agent: string | null },
+) {
   await db.insertInto('sessions').values(row).execute();
 }
 

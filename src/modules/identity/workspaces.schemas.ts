@@ -6,7 +6,10 @@ import { WORKSPACE_ROLES } from './roles.js';
 /** A role in a workspace (roles.ts): viewer < operator < admin < owner. */
 export const WorkspaceRoleSchema = Type.Union(
   WORKSPACE_ROLES.map((r) => Type.Literal(r)),
-  { description: 'viewer (reads), operator (orders, rates, labels, returns, batches, manifests, pickups, tracking), admin (everything but ownership), owner (everything).' },
+  {
+    description:
+      'viewer (reads), operator (orders, rates, labels, returns, batches, manifests, pickups, tracking), admin (everything but ownership), owner (everything).',
+  },
 );
 import {
   ACCOUNT_EXAMPLE,
@@ -125,46 +128,64 @@ export const RegisterBody = Type.Object(
   { additionalProperties: false, examples: [REGISTER_BODY_EXAMPLE] },
 );
 
-export const RegisterResponse = Type.Object({
-  account: Type.Ref(AccountSchema),
-  workspace: Type.Object({ id: Type.String(), name: Type.String(), plan: PlanSchema }),
-}, { examples: [REGISTER_RESPONSE_EXAMPLE] });
+export const RegisterResponse = Type.Object(
+  {
+    account: Type.Ref(AccountSchema),
+    workspace: Type.Object({ id: Type.String(), name: Type.String(), plan: PlanSchema }),
+  },
+  { examples: [REGISTER_RESPONSE_EXAMPLE] },
+);
 
 export const LoginBody = Type.Object(
   { email: Type.String({ maxLength: 254 }), password: Type.String({ maxLength: 1024 }) },
   { additionalProperties: false, examples: [LOGIN_BODY_EXAMPLE] },
 );
 
-export const LoginResponse = Type.Object({
-  token: Type.String(),
-  token_type: Type.Literal('Bearer'),
-  expires_at: Timestamp,
-  account: Type.Ref(AccountSchema),
-}, { examples: [LOGIN_RESPONSE_EXAMPLE] });
+export const LoginResponse = Type.Object(
+  {
+    token: Type.String(),
+    token_type: Type.Literal('Bearer'),
+    expires_at: Timestamp,
+    account: Type.Ref(AccountSchema),
+  },
+  { examples: [LOGIN_RESPONSE_EXAMPLE] },
+);
 
-export const SessionResponse = Type.Object({
-  expires_at: Timestamp,
-  account: Type.Ref(AccountSchema),
-}, { examples: [SESSION_RESPONSE_EXAMPLE] });
+export const SessionResponse = Type.Object(
+  {
+    expires_at: Timestamp,
+    account: Type.Ref(AccountSchema),
+  },
+  { examples: [SESSION_RESPONSE_EXAMPLE] },
+);
 
 const MembershipSchema = Type.Object({ id: Type.String(), name: Type.String(), plan: PlanSchema, role: Type.String() });
 
-export const MeResponse = Type.Object({
-  account: Type.Ref(AccountSchema),
-  workspaces: Type.Array(MembershipSchema),
-}, { examples: [ME_RESPONSE_EXAMPLE] });
+export const MeResponse = Type.Object(
+  {
+    account: Type.Ref(AccountSchema),
+    workspaces: Type.Array(MembershipSchema),
+  },
+  { examples: [ME_RESPONSE_EXAMPLE] },
+);
 
-export const CurrentSessionResponse = Type.Object({
-  account: Type.Union([Type.Ref(AccountSchema), Type.Null()]),
-  workspaces: Type.Array(MembershipSchema),
-}, { examples: [ME_RESPONSE_EXAMPLE] });
+export const CurrentSessionResponse = Type.Object(
+  {
+    account: Type.Union([Type.Ref(AccountSchema), Type.Null()]),
+    workspaces: Type.Array(MembershipSchema),
+  },
+  { examples: [ME_RESPONSE_EXAMPLE] },
+);
 
 export const CreateApiKeyBody = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 100 }),
     environment: Type.Optional(EnvironmentSchema),
     expires_at: Type.Optional(Type.Union([DateTimeSchema, Type.Null()])),
-    role: Type.Optional({ ...WorkspaceRoleSchema, description: "The key's role in the workspace, admin by default; never above its creator's (else 403 forbidden naming the role)." }),
+    role: Type.Optional({
+      ...WorkspaceRoleSchema,
+      description: "The key's role in the workspace, admin by default; never above its creator's (else 403 forbidden naming the role).",
+    }),
   },
   { additionalProperties: false, examples: [CREATE_API_KEY_BODY_EXAMPLE, CREATE_EXPIRING_API_KEY_BODY_EXAMPLE] },
 );

@@ -110,12 +110,7 @@ export class WorkspacesService {
 
   private readonly originListeners: ((trx: Executor, workspaceId: string, origin: Record<string, unknown>) => Promise<void>)[] = [];
 
-  async updateWorkspace(
-    workspaceId: string,
-    patch: { name?: string; origin_address?: Record<string, unknown> | null },
-    actor: Actor,
-    meta: RequestMeta,
-  ) {
+  async updateWorkspace(workspaceId: string, patch: { name?: string; origin_address?: Record<string, unknown> | null }, actor: Actor, meta: RequestMeta) {
     let origin = patch.origin_address;
     if (origin) {
       // The origin is the default ship-from: it must be a shippable address.

@@ -102,4 +102,3 @@ declare module '../../platform/db/types.js' {
     password_resets: PasswordResetsTable;
   }
 }
-

@@ -24,7 +24,12 @@ beforeAll(async () => {
     method: 'POST',
     url: '/api/admin/integrations',
     headers: t.adminHeaders,
-    payload: { name: 'Acme', platform: 'shopify', store_ref: 'acme.myshopify.com', credentials: { access_token: 'shpat_applytest_0001', client_secret: 'shpss_applytest_0001' } },
+    payload: {
+      name: 'Acme',
+      platform: 'shopify',
+      store_ref: 'acme.myshopify.com',
+      credentials: { access_token: 'shpat_applytest_0001', client_secret: 'shpss_applytest_0001' },
+    },
   });
   expect(res.statusCode, res.body).toBe(201);
   integration = await app.deps.db.selectFrom('integrations').selectAll().where('id', '=', res.json().id).executeTakeFirstOrThrow();
@@ -44,7 +49,17 @@ function storeOrder(over: Partial<ChannelOrder> = {}): ChannelOrder {
     currency: 'USD',
     customer: { name: 'Ada Lovelace', email: 'ada@example.com', phone: null },
     ship_to: shipTo,
-    line_items: [{ external_line_id: `${seq}01`, sku: 'MUG-1', name: 'Mug', quantity: 2, unit_price: { amount: 1500, currency: 'USD' }, weight_oz: 12, requires_shipping: true }],
+    line_items: [
+      {
+        external_line_id: `${seq}01`,
+        sku: 'MUG-1',
+        name: 'Mug',
+        quantity: 2,
+        unit_price: { amount: 1500, currency: 'USD' },
+        weight_oz: 12,
+        requires_shipping: true,
+      },
+    ],
     shipping_line: { code: 'Standard', title: 'Standard shipping' },
     fulfillments: [],
     raw_updated_at: '2026-11-20T10:00:00.000Z',
@@ -56,10 +71,21 @@ const apply = (order: ChannelOrder, source: SyncSource = 'webhook') =>
   app.deps.db.transaction().execute((trx) => app.services.channelApply.apply(trx, integration, order, source));
 
 const history = (externalId: string) =>
-  app.deps.db.selectFrom('order_sync_entries').select(['decision', 'source', 'platform_version', 'changes']).where('integration_id', '=', integration.id).where('external_id', '=', externalId).orderBy('id').execute();
+  app.deps.db
+    .selectFrom('order_sync_entries')
+    .select(['decision', 'source', 'platform_version', 'changes'])
+    .where('integration_id', '=', integration.id)
+    .where('external_id', '=', externalId)
+    .orderBy('id')
+    .execute();
 
 const eventsOf = (type: string, orderId: string) =>
-  app.deps.db.selectFrom('events').select('data').where('type', '=', type).where('workspace_id', '=', t.workspaceId).execute()
+  app.deps.db
+    .selectFrom('events')
+    .select('data')
+    .where('type', '=', type)
+    .where('workspace_id', '=', t.workspaceId)
+    .execute()
     .then((rows) => rows.filter((r) => (r.data as { order_id?: string }).order_id === orderId));
 
 const readOrder = async (id: string) => (await app.inject({ method: 'GET', url: `/v1/orders/${id}`, headers: t.headers })).json();
@@ -97,7 +123,9 @@ describe('applying a store order version', () => {
       ['updated', 'webhook'],
       ['unchanged', 'webhook'],
     ]);
-    expect(await eventsOf('order.imported', first.orderId!)).toEqual([{ data: { order_id: first.orderId, integration_id: integration.id, external_id: v1.external_id } }]);
+    expect(await eventsOf('order.imported', first.orderId!)).toEqual([
+      { data: { order_id: first.orderId, integration_id: integration.id, external_id: v1.external_id } },
+    ]);
   });
 
   it('skips statuses that are not imported (and orders with nothing to ship), then imports once they qualify', async () => {
@@ -119,7 +147,12 @@ describe('applying a store order version', () => {
 
     const shipped = storeOrder();
     const { orderId } = await apply(shipped);
-    const buy = await app.inject({ method: 'POST', url: '/v1/shipments', headers: t.headers, payload: { order_id: orderId, service_code: 'usps_ground_advantage' } });
+    const buy = await app.inject({
+      method: 'POST',
+      url: '/v1/shipments',
+      headers: t.headers,
+      payload: { order_id: orderId, service_code: 'usps_ground_advantage' },
+    });
     expect(buy.statusCode, buy.body).toBe(201);
 
     const edit = await apply({ ...shipped, version: '2026-11-21T00:00:00.000Z', line_items: [{ ...shipped.line_items[0], quantity: 3 }] });
@@ -131,7 +164,10 @@ describe('applying a store order version', () => {
     const cancel = await apply({ ...shipped, version: '2026-11-22T00:00:00.000Z', cancelled: true });
     expect(cancel.decision).toBe('needs_review');
     expect(await readOrder(orderId!)).toMatchObject({ status: 'shipped', needs_review: { reason: 'cancelled_on_channel' } });
-    expect((await eventsOf('order.needs_review', orderId!)).map((e) => (e.data as { reason: string }).reason)).toEqual(['edited_after_label', 'cancelled_on_channel']);
+    expect((await eventsOf('order.needs_review', orderId!)).map((e) => (e.data as { reason: string }).reason)).toEqual([
+      'edited_after_label',
+      'cancelled_on_channel',
+    ]);
     // The label is not voided behind the operator's back.
     expect((await readOrder(orderId!)).shipments.map((s: { status: string }) => s.status)).toEqual(['label_purchased']);
   });
@@ -139,14 +175,28 @@ describe('applying a store order version', () => {
   it('recognises our own write-back echoing back', async () => {
     const v1 = storeOrder();
     const { orderId } = await apply(v1);
-    const buy = await app.inject({ method: 'POST', url: '/v1/shipments', headers: t.headers, payload: { order_id: orderId, service_code: 'usps_ground_advantage' } });
+    const buy = await app.inject({
+      method: 'POST',
+      url: '/v1/shipments',
+      headers: t.headers,
+      payload: { order_id: orderId, service_code: 'usps_ground_advantage' },
+    });
     const shipment = buy.json();
     // The label's write-back (created with it) carries the tracking number the store will echo.
     const [writeBack] = await app.deps.db.selectFrom('write_backs').select('tracking_number').where('shipment_id', '=', shipment.id).execute();
     expect(writeBack.tracking_number).toBe(shipment.tracking_number);
-    const echoed = { ...v1, version: '2026-11-21T00:00:00.000Z', platform_status: 'paid:fulfilled', fulfillments: [{ id: 'gid://shopify/Fulfillment/1', status: 'SUCCESS', tracking_numbers: [shipment.tracking_number] }] };
+    const echoed = {
+      ...v1,
+      version: '2026-11-21T00:00:00.000Z',
+      platform_status: 'paid:fulfilled',
+      fulfillments: [{ id: 'gid://shopify/Fulfillment/1', status: 'SUCCESS', tracking_numbers: [shipment.tracking_number] }],
+    };
     expect((await apply(echoed)).decision).toBe('echo');
-    const foreign = { ...echoed, version: '2026-11-22T00:00:00.000Z', fulfillments: [{ id: 'gid://shopify/Fulfillment/2', status: 'SUCCESS', tracking_numbers: ['1Z999AA10123456784'] }] };
+    const foreign = {
+      ...echoed,
+      version: '2026-11-22T00:00:00.000Z',
+      fulfillments: [{ id: 'gid://shopify/Fulfillment/2', status: 'SUCCESS', tracking_numbers: ['1Z999AA10123456784'] }],
+    };
     expect((await apply(foreign)).decision).toBe('unchanged');
   });
 
@@ -156,7 +206,12 @@ describe('applying a store order version', () => {
     const decisions = results.map((r) => r.decision).sort();
     expect(decisions).toEqual(['created', 'stale', 'stale', 'stale', 'stale', 'stale']);
     expect(new Set(results.map((r) => r.orderId)).size).toBe(1);
-    const rows = await app.deps.db.selectFrom('orders').select('id').where('source', '=', integration.id).where('external_id', '=', order.external_id).execute();
+    const rows = await app.deps.db
+      .selectFrom('orders')
+      .select('id')
+      .where('source', '=', integration.id)
+      .where('external_id', '=', order.external_id)
+      .execute();
     expect(rows).toHaveLength(1);
     expect(await eventsOf('order.imported', rows[0].id)).toHaveLength(1);
   });

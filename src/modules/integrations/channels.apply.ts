@@ -68,7 +68,9 @@ export class ChannelApply {
     // creation import it (docs/channels.md, late and out-of-order deliveries). An equal version
     // is judged again (a sync after the import statuses changed may import it now).
     const newer = (await repo.judgedVersions(executor, integration.id, order.external_id)).some((v) => compareVersions(order.version, v) < 0);
-    const result: ChannelApplyResult = newer ? { decision: 'stale', changes: [], order: null } : await this.orders.applyChannelVersion(executor, scope, integration.id, version);
+    const result: ChannelApplyResult = newer
+      ? { decision: 'stale', changes: [], order: null }
+      : await this.orders.applyChannelVersion(executor, scope, integration.id, version);
     let decision: SyncDecision = result.decision;
     if (decision === 'unchanged' && result.order && (await this.isEcho(executor, scope, result.order.id, order))) decision = 'echo';
     await repo.insertSyncEntry(executor, {
@@ -97,7 +99,11 @@ export class ChannelApply {
   }
 
   /** A history entry without an apply: a delivery dropped as a duplicate, or one that failed. */
-  async record(executor: Executor, integration: IntegrationRow, entry: { externalId: string; source: SyncSource; version: string | null; decision: SyncDecision; message: string | null }): Promise<void> {
+  async record(
+    executor: Executor,
+    integration: IntegrationRow,
+    entry: { externalId: string; source: SyncSource; version: string | null; decision: SyncDecision; message: string | null },
+  ): Promise<void> {
     await repo.insertSyncEntry(executor, {
       workspace_id: integration.workspace_id,
       environment: integration.environment,

@@ -41,7 +41,8 @@ export class ChannelCredentials {
   async open(row: IntegrationRow): Promise<{ channel: Channel; conn: ChannelConnection }> {
     const channel = this.hub.channel(row.platform);
     let credentials = this.integrations.openCredentials(row);
-    if (!credentials) throw new AppError('invalid_state', 'The integration has no credentials.', { details: [{ field: 'credentials', message: 'are missing' }] });
+    if (!credentials)
+      throw new AppError('invalid_state', 'The integration has no credentials.', { details: [{ field: 'credentials', message: 'are missing' }] });
     if (this.dueForRefresh(credentials)) credentials = await this.refresh(row, channel);
     return { channel, conn: this.hub.connection(row, credentials) };
   }
@@ -65,7 +66,12 @@ export class ChannelCredentials {
         refreshToken: String(current.refresh_token),
       });
       const next = withTokens(current, tokens);
-      await integrationsRepo.updateIntegration(trx, { workspaceId: row.workspace_id, environment: row.environment }, row.id, this.integrations.sealedCredentials(row.id, next));
+      await integrationsRepo.updateIntegration(
+        trx,
+        { workspaceId: row.workspace_id, environment: row.environment },
+        row.id,
+        this.integrations.sealedCredentials(row.id, next),
+      );
       return next;
     });
   }
@@ -85,12 +91,17 @@ export class ChannelCredentials {
     const credentials = this.integrations.openCredentials(row);
     const channel = this.hub.channel(row.platform);
     if (!channel.verifyOAuthHmac || !channel.exchangeCode) throw invalid('The platform has no OAuth install.');
-    if (!credentials || typeof credentials.client_secret !== 'string' || !channel.verifyOAuthHmac(query, credentials.client_secret)) throw invalid('The hmac does not match.');
+    if (!credentials || typeof credentials.client_secret !== 'string' || !channel.verifyOAuthHmac(query, credentials.client_secret))
+      throw invalid('The hmac does not match.');
     if (typeof query.shop !== 'string' || query.shop.toLowerCase() !== row.store_ref) throw invalid('The shop is not the integration’s store.');
     if (typeof query.code !== 'string' || !query.code) throw invalid('The code is missing.');
     let tokens: OAuthTokens;
     try {
-      tokens = await channel.exchangeCode(this.hub.connection(row, credentials), { clientId: String(credentials.client_id), clientSecret: credentials.client_secret, code: query.code });
+      tokens = await channel.exchangeCode(this.hub.connection(row, credentials), {
+        clientId: String(credentials.client_id),
+        clientSecret: credentials.client_secret,
+        code: query.code,
+      });
     } catch (err) {
       if (err instanceof ChannelError) throw invalid(`The platform refused the code (${err.kind}).`);
       throw err;
@@ -107,7 +118,11 @@ export class ChannelCredentials {
         failures_reset_at: now,
         updated_at: now,
       });
-      await this.deps.jobs.send<ActivateJob>(ACTIVATE_JOB, { workspace_id: row.workspace_id, environment: row.environment, integration_id: row.id }, { executor: trx });
+      await this.deps.jobs.send<ActivateJob>(
+        ACTIVATE_JOB,
+        { workspace_id: row.workspace_id, environment: row.environment, integration_id: row.id },
+        { executor: trx },
+      );
     });
     return row.id;
   }

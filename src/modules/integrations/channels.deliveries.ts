@@ -84,10 +84,21 @@ export class ChannelDeliveries {
       await integrationsRepo.updateIntegration(trx, scopeOf(row), row.id, { last_webhook_at: now });
       if (!stored) {
         const externalId = channel.webhookOrderId(body);
-        if (externalId) await this.applier.record(trx, row, { externalId, source: 'webhook', version: null, decision: 'duplicate', message: `delivery ${verified.deliveryId} was received before` });
+        if (externalId)
+          await this.applier.record(trx, row, {
+            externalId,
+            source: 'webhook',
+            version: null,
+            decision: 'duplicate',
+            message: `delivery ${verified.deliveryId} was received before`,
+          });
         return { duplicate: true };
       }
-      await this.deps.jobs.send<ApplyDeliveryJob>(APPLY_DELIVERY_JOB, { workspace_id: row.workspace_id, environment: row.environment, delivery_id: stored.id }, { executor: trx });
+      await this.deps.jobs.send<ApplyDeliveryJob>(
+        APPLY_DELIVERY_JOB,
+        { workspace_id: row.workspace_id, environment: row.environment, delivery_id: stored.id },
+        { executor: trx },
+      );
       return { duplicate: false };
     });
   }
@@ -133,7 +144,13 @@ export class ChannelDeliveries {
         await this.integrations.changeHealth(trx, row, { health: 'token_expired', reason: 'app_uninstalled' }, { connection_state: 'disconnected' });
       } else if (content.kind === 'gone') {
         // Deleted in the store: our order (if any) is left as it is for the operator to decide.
-        await this.applier.record(trx, row, { externalId: content.external_id, source: 'webhook', version: null, decision: 'skipped_status', message: 'the store no longer has this order' });
+        await this.applier.record(trx, row, {
+          externalId: content.external_id,
+          source: 'webhook',
+          version: null,
+          decision: 'skipped_status',
+          message: 'the store no longer has this order',
+        });
       }
       await repo.markDelivery(trx, delivery.id, { status: 'applied', applied_at: now });
     });

@@ -49,7 +49,11 @@ export function channelExchangeSink(deps: Pick<Deps, 'db' | 'log'>, scrubberFor:
           },
         ];
       });
-      if (values.length) await deps.db.insertInto('channel_exchanges').values(values.map((v) => ({ ...v, request_body: jsonb(v.request_body), response_body: jsonb(v.response_body) }))).execute();
+      if (values.length)
+        await deps.db
+          .insertInto('channel_exchanges')
+          .values(values.map((v) => ({ ...v, request_body: jsonb(v.request_body), response_body: jsonb(v.response_body) })))
+          .execute();
     },
   });
 }
@@ -73,6 +77,9 @@ export async function listChannelExchanges(db: Executor, scope: Scope, integrati
 
 /** Deletes exchanges past the retention window (the hourly maintenance job). */
 export async function purgeOldChannelExchanges(deps: Pick<Deps, 'db' | 'now'>): Promise<number> {
-  const result = await deps.db.deleteFrom('channel_exchanges').where('created_at', '<', new Date(deps.now().getTime() - CHANNEL_EXCHANGE_RETENTION_MS)).executeTakeFirst();
+  const result = await deps.db
+    .deleteFrom('channel_exchanges')
+    .where('created_at', '<', new Date(deps.now().getTime() - CHANNEL_EXCHANGE_RETENTION_MS))
+    .executeTakeFirst();
   return Number(result.numDeletedRows);
 }

@@ -17,7 +17,8 @@ export class ChannelHub {
 
   platform(slug: string): ChannelPlatform {
     const platform = getChannelPlatform(slug);
-    if (!platform) throw new AppError('validation_failed', `No connector for ${slug}.`, { details: [{ field: 'platform', message: `has no connector: ${slug}` }] });
+    if (!platform)
+      throw new AppError('validation_failed', `No connector for ${slug}.`, { details: [{ field: 'platform', message: `has no connector: ${slug}` }] });
     return platform;
   }
 

@@ -22,7 +22,13 @@ beforeAll(async () => {
     method: 'POST',
     url: '/api/admin/integrations',
     headers: t.adminHeaders,
-    payload: { name: 'Acme', platform: 'shopify', store_ref: 'acme.myshopify.com', base_url: fake.url, credentials: { access_token: fake.accessToken, client_secret: fake.clientSecret } },
+    payload: {
+      name: 'Acme',
+      platform: 'shopify',
+      store_ref: 'acme.myshopify.com',
+      base_url: fake.url,
+      credentials: { access_token: fake.accessToken, client_secret: fake.clientSecret },
+    },
   });
   expect(res.statusCode, res.body).toBe(201);
   integrationId = res.json().id;
@@ -36,7 +42,14 @@ const target = () => `${base}/api/integrations/${integrationId}/webhooks`;
 
 /** Applies what the receiver stored, as the job would (each delivery once, in arrival order). */
 async function drain() {
-  const pending = await app.deps.db.selectFrom('channel_deliveries').select('id').where('integration_id', '=', integrationId).where('status', '=', 'pending').orderBy('received_at').orderBy('id').execute();
+  const pending = await app.deps.db
+    .selectFrom('channel_deliveries')
+    .select('id')
+    .where('integration_id', '=', integrationId)
+    .where('status', '=', 'pending')
+    .orderBy('received_at')
+    .orderBy('id')
+    .execute();
   for (const { id } of pending) await app.services.channelDeliveries.apply({ workspace_id: t.workspaceId, environment: 'test', delivery_id: id });
 }
 
@@ -44,7 +57,13 @@ const ordersOf = async (externalId: string) =>
   (await app.inject({ method: 'GET', url: `/v1/orders?source=${integrationId}&external_id=${externalId}`, headers: t.headers })).json().data;
 
 const history = (externalId: string) =>
-  app.deps.db.selectFrom('order_sync_entries').select(['decision', 'source']).where('integration_id', '=', integrationId).where('external_id', '=', externalId).orderBy('id').execute();
+  app.deps.db
+    .selectFrom('order_sync_entries')
+    .select(['decision', 'source'])
+    .where('integration_id', '=', integrationId)
+    .where('external_id', '=', externalId)
+    .orderBy('id')
+    .execute();
 
 describe('the webhook receiver', () => {
   it('stores a signed delivery once, answers at once, and the job imports the order', async () => {
@@ -97,7 +116,11 @@ describe('the webhook receiver', () => {
     }
     const unsigned = await fetch(target(), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     expect(unsigned.status).toBe(401);
-    const huge = await fetch(target(), { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ pad: 'x'.repeat(1024 * 1024 + 10) }) });
+    const huge = await fetch(target(), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ pad: 'x'.repeat(1024 * 1024 + 10) }),
+    });
     expect(huge.status).toBe(413);
     expect((await huge.json()).code).toBe('payload_too_large');
     await drain();
@@ -110,7 +133,12 @@ describe('the webhook receiver', () => {
     await drain();
     const read = (await app.inject({ method: 'GET', url: `/api/admin/integrations/${integrationId}`, headers: t.adminHeaders })).json();
     expect(read).toMatchObject({ health: 'token_expired', health_reason: 'app_uninstalled', connection: { state: 'disconnected' } });
-    const events = await app.deps.db.selectFrom('events').select('data').where('type', '=', 'integration.health_changed').where('workspace_id', '=', t.workspaceId).execute();
+    const events = await app.deps.db
+      .selectFrom('events')
+      .select('data')
+      .where('type', '=', 'integration.health_changed')
+      .where('workspace_id', '=', t.workspaceId)
+      .execute();
     expect(events.map((e) => (e.data as { reason: string }).reason)).toEqual(['app_uninstalled']);
   });
 
@@ -119,16 +147,30 @@ describe('the webhook receiver', () => {
       method: 'POST',
       url: '/api/admin/integrations',
       headers: t.adminHeaders,
-      payload: { name: 'Probed', platform: 'shopify', store_ref: 'acme.myshopify.com', base_url: fake.url, credentials: { access_token: fake.accessToken, client_secret: fake.clientSecret } },
+      payload: {
+        name: 'Probed',
+        platform: 'shopify',
+        store_ref: 'acme.myshopify.com',
+        base_url: fake.url,
+        credentials: { access_token: fake.accessToken, client_secret: fake.clientSecret },
+      },
     });
     const probed = res.json().id as string;
     const body = fake.restOrder(fake.shop.seedOrder());
-    for (let i = 0; i < 4; i++) expect((await fake.sendWebhook(`${base}/api/integrations/${probed}/webhooks`, 'orders/create', body, { secret: `wrong-${i}` })).status).toBe(401);
+    for (let i = 0; i < 4; i++)
+      expect((await fake.sendWebhook(`${base}/api/integrations/${probed}/webhooks`, 'orders/create', body, { secret: `wrong-${i}` })).status).toBe(401);
     const read = async () => (await app.inject({ method: 'GET', url: `/api/admin/integrations/${probed}`, headers: t.adminHeaders })).json();
     expect((await read()).health).toBe('healthy');
     for (let i = 4; i < 7; i++) await fake.sendWebhook(`${base}/api/integrations/${probed}/webhooks`, 'orders/create', body, { secret: `wrong-${i}` });
     expect(await read()).toMatchObject({ health: 'degraded', health_reason: '5 webhook deliveries with a missing or bad signature within 10 minutes' });
-    const events = await app.deps.db.selectFrom('events').select('data').where('type', '=', 'integration.health_changed').where('workspace_id', '=', t.workspaceId).execute();
-    expect(events.filter((e) => (e.data as { integration_id: string }).integration_id === probed).map((e) => (e.data as { health: string }).health)).toEqual(['degraded']);
+    const events = await app.deps.db
+      .selectFrom('events')
+      .select('data')
+      .where('type', '=', 'integration.health_changed')
+      .where('workspace_id', '=', t.workspaceId)
+      .execute();
+    expect(events.filter((e) => (e.data as { integration_id: string }).integration_id === probed).map((e) => (e.data as { health: string }).health)).toEqual([
+      'degraded',
+    ]);
   });
 });

@@ -42,7 +42,9 @@ describe.each(PLATFORMS)('a $name store', ({ name: platform, start }) => {
   beforeAll(async () => {
     store = await start();
     const port = await freePort();
-    app = await buildTestApp({ config: { encryptionKey: randomBytes(32).toString('base64'), channelAllowBaseUrlOverride: true, publicBaseUrl: `http://127.0.0.1:${port}` } });
+    app = await buildTestApp({
+      config: { encryptionKey: randomBytes(32).toString('base64'), channelAllowBaseUrlOverride: true, publicBaseUrl: `http://127.0.0.1:${port}` },
+    });
     await app.listen({ host: '127.0.0.1', port });
     t = await createTenant(app);
     await app.inject({ method: 'PATCH', url: '/api/admin/workspace', headers: t.adminHeaders, payload: { origin_address: shipFrom } });
@@ -54,23 +56,46 @@ describe.each(PLATFORMS)('a $name store', ({ name: platform, start }) => {
     await app.close();
   });
 
-  const admin = (method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: string, payload?: unknown) => app.inject({ method, url, headers: t.adminHeaders, payload: payload as never });
+  const admin = (method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: string, payload?: unknown) =>
+    app.inject({ method, url, headers: t.adminHeaders, payload: payload as never });
   const scope = () => ({ workspace_id: t.workspaceId, environment: 'test' as const });
   const integration = () => app.deps.db.selectFrom('integrations').selectAll().where('id', '=', integrationId).executeTakeFirstOrThrow();
 
   async function runQueued() {
-    const runs = await app.deps.db.selectFrom('channel_sync_runs').select('id').where('integration_id', '=', integrationId).where('status', '=', 'queued').orderBy('created_at').execute();
+    const runs = await app.deps.db
+      .selectFrom('channel_sync_runs')
+      .select('id')
+      .where('integration_id', '=', integrationId)
+      .where('status', '=', 'queued')
+      .orderBy('created_at')
+      .execute();
     for (const { id } of runs) await app.services.channelSync.run({ ...scope(), run_id: id });
-    return app.deps.db.selectFrom('channel_sync_runs').selectAll().where('id', 'in', runs.length ? runs.map((r) => r.id) : ['-']).execute();
+    return app.deps.db
+      .selectFrom('channel_sync_runs')
+      .selectAll()
+      .where('id', 'in', runs.length ? runs.map((r) => r.id) : ['-'])
+      .execute();
   }
 
   async function applyDeliveries() {
-    const pending = await app.deps.db.selectFrom('channel_deliveries').select('id').where('integration_id', '=', integrationId).where('status', '=', 'pending').orderBy('received_at').execute();
+    const pending = await app.deps.db
+      .selectFrom('channel_deliveries')
+      .select('id')
+      .where('integration_id', '=', integrationId)
+      .where('status', '=', 'pending')
+      .orderBy('received_at')
+      .execute();
     for (const { id } of pending) await app.services.channelDeliveries.apply({ ...scope(), delivery_id: id });
   }
 
   const ordersOf = async () =>
-    (await app.inject({ method: 'GET', url: `/v1/orders?source=${integrationId}&limit=100`, headers: t.headers })).json().data as { id: string; external_id: string; status: string; ship_to: { street1: string }; parcel: { weight_oz: number } }[];
+    (await app.inject({ method: 'GET', url: `/v1/orders?source=${integrationId}&limit=100`, headers: t.headers })).json().data as {
+      id: string;
+      external_id: string;
+      status: string;
+      ship_to: { street1: string };
+      parcel: { weight_oz: number };
+    }[];
   const orderOf = async (externalId: string) => (await ordersOf()).filter((o) => o.external_id === externalId);
   const attempt = (id: string) => app.services.channelWriteBacks.attempt({ ...scope(), write_back_id: id });
 
@@ -134,7 +159,15 @@ describe.each(PLATFORMS)('a $name store', ({ name: platform, start }) => {
   });
 
   const decisions = async (externalId: string) =>
-    (await app.deps.db.selectFrom('order_sync_entries').select('decision').where('integration_id', '=', integrationId).where('external_id', '=', externalId).orderBy('id').execute()).map((e) => e.decision);
+    (
+      await app.deps.db
+        .selectFrom('order_sync_entries')
+        .select('decision')
+        .where('integration_id', '=', integrationId)
+        .where('external_id', '=', externalId)
+        .orderBy('id')
+        .execute()
+    ).map((e) => e.decision);
 
   it('an update delivered after a newer one changes nothing: the newer state wins', async () => {
     const id = store.seedOrder();
@@ -198,11 +231,18 @@ describe.each(PLATFORMS)('a $name store', ({ name: platform, start }) => {
 
     const voided = await app.inject({ method: 'POST', url: `/v1/shipments/${shipment.id}/void`, headers: t.headers });
     expect(voided.statusCode, voided.body).toBe(200);
-    const cancel = await app.deps.db.selectFrom('write_backs').selectAll().where('shipment_id', '=', shipment.id).where('action', '=', 'cancel_fulfillment').executeTakeFirstOrThrow();
+    const cancel = await app.deps.db
+      .selectFrom('write_backs')
+      .selectAll()
+      .where('shipment_id', '=', shipment.id)
+      .where('action', '=', 'cancel_fulfillment')
+      .executeTakeFirstOrThrow();
     expect(await attempt(cancel.id)).toMatchObject({ status: 'succeeded' });
     expect(store.shippedTracking(id)).toEqual([]);
     const listed = (await app.inject({ method: 'GET', url: `/v1/shipments?order_id=${shipment.order_id}`, headers: t.headers })).json().data;
-    expect(listed.map((s: { write_back: unknown }) => s.write_back)).toEqual([expect.objectContaining({ id: cancel.id, action: 'cancel_fulfillment', status: 'succeeded' })]);
+    expect(listed.map((s: { write_back: unknown }) => s.write_back)).toEqual([
+      expect.objectContaining({ id: cancel.id, action: 'cancel_fulfillment', status: 'succeeded' }),
+    ]);
   });
 
   it('an order whose lines carry no weight: a purchase is 422 naming parcel until the parcel is set', async () => {
@@ -229,7 +269,12 @@ describe.each(PLATFORMS)('a $name store', ({ name: platform, start }) => {
     expect(await attempt(wb.id)).toMatchObject({ status: 'retrying', last_error: { code: 'unauthorized' } });
     expect(await attempt(wb.id)).toMatchObject({ status: 'retrying' });
     expect((await integration()).health).toBe('token_expired');
-    const announced = await app.deps.db.selectFrom('events').select('data').where('type', '=', 'integration.health_changed').where('workspace_id', '=', t.workspaceId).execute();
+    const announced = await app.deps.db
+      .selectFrom('events')
+      .select('data')
+      .where('type', '=', 'integration.health_changed')
+      .where('workspace_id', '=', t.workspaceId)
+      .execute();
     expect(announced.filter((e) => (e.data as { health: string }).health === 'token_expired')).toHaveLength(1);
 
     const put = await admin('PUT', `/api/admin/integrations/${integrationId}`, { credentials: store.freshCredentials() });
@@ -245,7 +290,13 @@ describe.each(PLATFORMS)('a $name store', ({ name: platform, start }) => {
     await app.services.channelSync.queueRun(await integration(), 'reconcile', null);
     const [run] = await runQueued();
     expect(run).toMatchObject({ kind: 'reconcile', status: 'completed' });
-    expect(store.webhooks().filter((s) => s.active).map((s) => s.topic).sort()).toEqual([...getChannelPlatform(platform)!.webhookTopics].sort());
+    expect(
+      store
+        .webhooks()
+        .filter((s) => s.active)
+        .map((s) => s.topic)
+        .sort(),
+    ).toEqual([...getChannelPlatform(platform)!.webhookTopics].sort());
     expect(await orderOf(missed)).toHaveLength(1);
     expect((await integration()).health).toBe('degraded');
   });

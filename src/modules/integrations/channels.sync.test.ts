@@ -27,15 +27,27 @@ afterAll(async () => {
   await fake.close();
 });
 
-const admin = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) => app.inject({ method, url, headers: t.adminHeaders, payload: payload as never });
+const admin = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) =>
+  app.inject({ method, url, headers: t.adminHeaders, payload: payload as never });
 
 /** Runs the queued sync runs of the integration, as the job would. */
 async function runQueued() {
-  const runs = await app.deps.db.selectFrom('channel_sync_runs').select('id').where('integration_id', '=', integrationId).where('status', '=', 'queued').orderBy('created_at').execute();
+  const runs = await app.deps.db
+    .selectFrom('channel_sync_runs')
+    .select('id')
+    .where('integration_id', '=', integrationId)
+    .where('status', '=', 'queued')
+    .orderBy('created_at')
+    .execute();
   for (const { id } of runs) await app.services.channelSync.run({ workspace_id: t.workspaceId, environment: 'test', run_id: id });
 }
 
-const ordersOf = async () => (await app.inject({ method: 'GET', url: `/v1/orders?source=${integrationId}&limit=100`, headers: t.headers })).json().data as { id: string; external_id: string; status: string }[];
+const ordersOf = async () =>
+  (await app.inject({ method: 'GET', url: `/v1/orders?source=${integrationId}&limit=100`, headers: t.headers })).json().data as {
+    id: string;
+    external_id: string;
+    status: string;
+  }[];
 
 describe('reading a Shopify store', () => {
   it('activation tests the connection, registers the webhooks and backfills the importable orders', async () => {
@@ -94,7 +106,11 @@ describe('reading a Shopify store', () => {
     fake.shop.webhooks.delete(first);
     const queued = await app.services.channelSync.reconcileDue();
     expect(queued).toBe(0); // reconciled moments ago: not due yet
-    await app.services.channelSync.queueRun(await app.deps.db.selectFrom('integrations').selectAll().where('id', '=', integrationId).executeTakeFirstOrThrow(), 'reconcile', null);
+    await app.services.channelSync.queueRun(
+      await app.deps.db.selectFrom('integrations').selectAll().where('id', '=', integrationId).executeTakeFirstOrThrow(),
+      'reconcile',
+      null,
+    );
     await runQueued();
     expect(fake.shop.webhooks.size).toBe(4);
     const read = (await admin('GET', `/api/admin/integrations/${integrationId}`)).json();
@@ -103,14 +119,37 @@ describe('reading a Shopify store', () => {
 
   it('a run its job gave up on (left running by a database outage) holds reconciliation back for an hour at most', async () => {
     const row = await app.deps.db.selectFrom('integrations').selectAll().where('id', '=', integrationId).executeTakeFirstOrThrow();
-    await app.deps.db.updateTable('integrations').set({ last_reconciled_at: new Date(Date.now() - 86_400_000) }).where('id', '=', integrationId).execute();
-    const stuck = { integration_id: integrationId, workspace_id: row.workspace_id, environment: row.environment, kind: 'reconcile' as const, status: 'running' as const, counts: JSON.stringify({ seen: 0, created: 0, updated: 0, unchanged: 0, skipped: 0, failed: 0 }) };
+    await app.deps.db
+      .updateTable('integrations')
+      .set({ last_reconciled_at: new Date(Date.now() - 86_400_000) })
+      .where('id', '=', integrationId)
+      .execute();
+    const stuck = {
+      integration_id: integrationId,
+      workspace_id: row.workspace_id,
+      environment: row.environment,
+      kind: 'reconcile' as const,
+      status: 'running' as const,
+      counts: JSON.stringify({ seen: 0, created: 0, updated: 0, unchanged: 0, skipped: 0, failed: 0 }),
+    };
     const stuckId = newId('syncRun');
-    await app.deps.db.insertInto('channel_sync_runs').values({ ...stuck, id: stuckId, created_at: new Date(Date.now() - 5 * 60_000) }).execute();
+    await app.deps.db
+      .insertInto('channel_sync_runs')
+      .values({ ...stuck, id: stuckId, created_at: new Date(Date.now() - 5 * 60_000) })
+      .execute();
     expect(await app.services.channelSync.reconcileDue()).toBe(0);
-    await app.deps.db.updateTable('channel_sync_runs').set({ created_at: new Date(Date.now() - 2 * 3600_000) }).where('id', '=', stuckId).execute();
+    await app.deps.db
+      .updateTable('channel_sync_runs')
+      .set({ created_at: new Date(Date.now() - 2 * 3600_000) })
+      .where('id', '=', stuckId)
+      .execute();
     expect(await app.services.channelSync.reconcileDue()).toBe(1);
-    const runs = await app.deps.db.selectFrom('channel_sync_runs').selectAll().where('integration_id', '=', integrationId).where('status', 'in', ['queued', 'running', 'failed']).execute();
+    const runs = await app.deps.db
+      .selectFrom('channel_sync_runs')
+      .selectAll()
+      .where('integration_id', '=', integrationId)
+      .where('status', 'in', ['queued', 'running', 'failed'])
+      .execute();
     expect(runs.map((r) => [r.id === stuckId ? 'stuck' : 'new', r.status]).sort()).toEqual([
       ['new', 'queued'],
       ['stuck', 'failed'],
@@ -125,7 +164,12 @@ describe('reading a Shopify store', () => {
     const tested = (await admin('POST', `/api/admin/integrations/${integrationId}/test`)).json();
     expect(tested).toMatchObject({ health: 'token_expired', health_reason: expect.stringContaining('refused the credentials') });
     await admin('POST', `/api/admin/integrations/${integrationId}/test`);
-    const events = await app.deps.db.selectFrom('events').select('data').where('type', '=', 'integration.health_changed').where('workspace_id', '=', t.workspaceId).execute();
+    const events = await app.deps.db
+      .selectFrom('events')
+      .select('data')
+      .where('type', '=', 'integration.health_changed')
+      .where('workspace_id', '=', t.workspaceId)
+      .execute();
     expect(events.map((e) => (e.data as { health: string }).health)).toEqual(['degraded', 'healthy', 'token_expired']);
     const run = await admin('POST', `/api/admin/integrations/${integrationId}/sync`, {});
     expect(run.statusCode).toBe(202);
@@ -189,7 +233,7 @@ describe('reading a Shopify store', () => {
       platform: 'shopify',
       store_ref: 'acme.myshopify.com',
       base_url: fake.url,
-      credentials: { access_token: (await exchangeFreshToken()), client_secret: fake.clientSecret },
+      credentials: { access_token: await exchangeFreshToken(), client_secret: fake.clientSecret },
     });
     const id = res.json().id;
     await app.services.channelSync.activate({ workspace_id: t.workspaceId, environment: 'test', integration_id: id });
@@ -211,10 +255,14 @@ async function exchangeFreshToken(): Promise<string> {
 }
 
 describe('the OAuth install', () => {
-  const callback = (query: Record<string, string>) => app.inject({ method: 'GET', url: `/api/integrations/oauth/shopify/callback?${new URLSearchParams(query)}` });
+  const callback = (query: Record<string, string>) =>
+    app.inject({ method: 'GET', url: `/api/integrations/oauth/shopify/callback?${new URLSearchParams(query)}` });
   /** The callback query Shopify sends, signed as Shopify signs it (hex HMAC-SHA256 of the sorted query). */
   const signed = (query: Record<string, string>, secret = fake.clientSecret) => {
-    const message = Object.keys(query).sort().map((k) => `${k}=${query[k]}`).join('&');
+    const message = Object.keys(query)
+      .sort()
+      .map((k) => `${k}=${query[k]}`)
+      .join('&');
     return { ...query, hmac: createHmac('sha256', secret).update(message).digest('hex') };
   };
 
@@ -238,8 +286,16 @@ describe('the OAuth install', () => {
     expect(res.statusCode, res.body).toBe(302);
     expect(res.headers.location).toBe(`/dashboard/integrations/${id}`);
     const read = (await admin('GET', `/api/admin/integrations/${id}`)).json();
-    expect(read.connection).toMatchObject({ state: 'active', authorize_url: null, scopes: ['read_orders', 'read_merchant_managed_fulfillment_orders', 'write_merchant_managed_fulfillment_orders'] });
-    expect(read.credentials).toMatchObject({ access_token: expect.stringMatching(/^••••/), refresh_token: expect.stringMatching(/^••••/), client_id: fake.clientId });
+    expect(read.connection).toMatchObject({
+      state: 'active',
+      authorize_url: null,
+      scopes: ['read_orders', 'read_merchant_managed_fulfillment_orders', 'write_merchant_managed_fulfillment_orders'],
+    });
+    expect(read.credentials).toMatchObject({
+      access_token: expect.stringMatching(/^••••/),
+      refresh_token: expect.stringMatching(/^••••/),
+      client_id: fake.clientId,
+    });
     // The state was single-use.
     expect((await callback(signed({ code: fake.issueCode(), shop: 'acme.myshopify.com', state }))).json().code).toBe('oauth_invalid');
 

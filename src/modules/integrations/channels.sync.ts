@@ -79,7 +79,11 @@ export class ChannelSync {
         counts: JSON.stringify(emptyCounts()),
         created_at: this.deps.now(),
       });
-      await this.deps.jobs.send<SyncJob>(SYNC_JOB, { workspace_id: row.workspace_id, environment: row.environment, run_id: run.id }, { executor: trx, retryLimit: 3 });
+      await this.deps.jobs.send<SyncJob>(
+        SYNC_JOB,
+        { workspace_id: row.workspace_id, environment: row.environment, run_id: run.id },
+        { executor: trx, retryLimit: 3 },
+      );
       return run;
     });
   }
@@ -113,7 +117,11 @@ export class ChannelSync {
     }
     if (err.kind === 'throttled') {
       // A call given up for the platform's limits (a test, a sync run): sustained throttling degrades.
-      await this.integrations.recordTrouble(row, { code: 'throttled', after: THROTTLED_DEGRADE, reason: (n) => `the platform throttled ${n} calls within 10 minutes` });
+      await this.integrations.recordTrouble(row, {
+        code: 'throttled',
+        after: THROTTLED_DEGRADE,
+        reason: (n) => `the platform throttled ${n} calls within 10 minutes`,
+      });
       return (await integrationsRepo.findIntegration(this.deps.db, scopeOf(row), row.id)) ?? row;
     }
     if (err.kind !== 'network' && err.kind !== 'timeout' && err.kind !== 'server_error') return row;
@@ -121,10 +129,22 @@ export class ChannelSync {
     // blip is not an outage. The failures are kept beside the intake failures, under their own code.
     const now = this.deps.now();
     return this.deps.db.transaction().execute(async (trx) => {
-      await integrationsRepo.insertIntakeFailure(trx, { integration_id: row.id, workspace_id: row.workspace_id, environment: row.environment, at: now, code: UNREACHABLE, details: { kind: err.kind } });
+      await integrationsRepo.insertIntakeFailure(trx, {
+        integration_id: row.id,
+        workspace_id: row.workspace_id,
+        environment: row.environment,
+        at: now,
+        code: UNREACHABLE,
+        details: { kind: err.kind },
+      });
       const recent = await integrationsRepo.countIntakeFailures(trx, row.id, new Date(now.getTime() - HEALTH_WINDOW_MS), now, UNREACHABLE);
       if (recent < DOWN_AFTER_UNREACHABLE) return row;
-      return (await this.integrations.changeHealth(trx, row, { health: 'down', reason: `the store could not be reached ${recent} times within 10 minutes (${err.kind})` })) ?? row;
+      return (
+        (await this.integrations.changeHealth(trx, row, {
+          health: 'down',
+          reason: `the store could not be reached ${recent} times within 10 minutes (${err.kind})`,
+        })) ?? row
+      );
     });
   }
 
@@ -176,7 +196,12 @@ export class ChannelSync {
   /** The sync job: pages from the run's cursor, each applied order by order, then the watermark. */
   async run(job: SyncJob): Promise<void> {
     const scope = { workspaceId: job.workspace_id, environment: job.environment };
-    const run = await this.deps.db.selectFrom('channel_sync_runs').selectAll().where('id', '=', job.run_id).where('workspace_id', '=', scope.workspaceId).executeTakeFirst();
+    const run = await this.deps.db
+      .selectFrom('channel_sync_runs')
+      .selectAll()
+      .where('id', '=', job.run_id)
+      .where('workspace_id', '=', scope.workspaceId)
+      .executeTakeFirst();
     if (!run || run.status === 'completed' || run.status === 'completed_with_errors' || run.status === 'failed') return;
     let row = await integrationsRepo.findIntegration(this.deps.db, scope, run.integration_id);
     if (!row) return;
@@ -191,8 +216,12 @@ export class ChannelSync {
       if (run.kind === 'reconcile') {
         const repaired = await this.ensureWebhooks(row);
         if (repaired > 0) {
-          row = await this.deps.db.transaction().execute(async (trx) =>
-            (await this.integrations.changeHealth(trx, row!, { health: 'degraded', reason: `${repaired} webhook subscription(s) were missing or turned off and were repaired` })) ?? row!,
+          row = await this.deps.db.transaction().execute(
+            async (trx) =>
+              (await this.integrations.changeHealth(trx, row!, {
+                health: 'degraded',
+                reason: `${repaired} webhook subscription(s) were missing or turned off and were repaired`,
+              })) ?? row!,
           );
         }
       }
@@ -210,7 +239,13 @@ export class ChannelSync {
           } catch (err) {
             counts.failed++;
             this.deps.log.warn({ err, integration_id: row.id, external_id: order.external_id }, 'store order could not be applied');
-            await this.applier.record(this.deps.db, row, { externalId: order.external_id, source, version: order.version, decision: 'error', message: 'the order could not be applied' });
+            await this.applier.record(this.deps.db, row, {
+              externalId: order.external_id,
+              source,
+              version: order.version,
+              decision: 'error',
+              message: 'the order could not be applied',
+            });
           }
           if (!newest || Date.parse(order.version) > Date.parse(newest)) newest = order.version;
         }
@@ -225,7 +260,11 @@ export class ChannelSync {
         if (!cursor) break;
       }
       await this.deps.db.transaction().execute(async (trx) => {
-        await repo.updateSyncRun(trx, run.id, { status: counts.failed ? 'completed_with_errors' : 'completed', finished_at: now(), counts: JSON.stringify(counts) });
+        await repo.updateSyncRun(trx, run.id, {
+          status: counts.failed ? 'completed_with_errors' : 'completed',
+          finished_at: now(),
+          counts: JSON.stringify(counts),
+        });
         await integrationsRepo.updateIntegration(trx, scope, row!.id, { last_reconciled_at: now() });
       });
     } catch (err) {

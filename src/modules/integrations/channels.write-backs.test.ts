@@ -28,7 +28,14 @@ beforeAll(async () => {
     method: 'POST',
     url: '/api/admin/integrations',
     headers: t.adminHeaders,
-    payload: { name: 'Acme', platform: 'shopify', store_ref: 'acme.myshopify.com', base_url: fake.url, credentials: { access_token: fake.accessToken, client_secret: fake.clientSecret }, settings: { notify_customer: true } },
+    payload: {
+      name: 'Acme',
+      platform: 'shopify',
+      store_ref: 'acme.myshopify.com',
+      base_url: fake.url,
+      credentials: { access_token: fake.accessToken, client_secret: fake.clientSecret },
+      settings: { notify_customer: true },
+    },
   });
   integrationId = res.json().id;
 });
@@ -53,9 +60,19 @@ async function importAndBuy(seed: Parameters<FakeShopify['shop']['seedOrder']>[0
 /** Imported through the receiver's own path: a signed delivery from the fake, then the job. */
 async function fetchImported(externalId: number) {
   await fake.sendWebhook(`${base}/api/integrations/${integrationId}/webhooks`, 'orders/create', fake.restOrder(externalId));
-  const pending = await app.deps.db.selectFrom('channel_deliveries').select('id').where('integration_id', '=', integrationId).where('status', '=', 'pending').execute();
+  const pending = await app.deps.db
+    .selectFrom('channel_deliveries')
+    .select('id')
+    .where('integration_id', '=', integrationId)
+    .where('status', '=', 'pending')
+    .execute();
   for (const { id } of pending) await app.services.channelDeliveries.apply({ workspace_id: t.workspaceId, environment: 'test', delivery_id: id });
-  const imported = await app.deps.db.selectFrom('orders').select('id').where('source', '=', integrationId).where('external_id', '=', String(externalId)).executeTakeFirstOrThrow();
+  const imported = await app.deps.db
+    .selectFrom('orders')
+    .select('id')
+    .where('source', '=', integrationId)
+    .where('external_id', '=', String(externalId))
+    .executeTakeFirstOrThrow();
   return { orderId: imported.id };
 }
 
@@ -73,7 +90,10 @@ describe('writing tracking back to Shopify', () => {
     expect(second).toMatchObject({ status: 'succeeded', attempts: 2 });
     const fulfillments = fake.shop.order(fakeOrder.id).fulfillments;
     expect(fulfillments).toHaveLength(1);
-    expect(fulfillments[0]).toMatchObject({ notifyCustomer: true, tracking: [{ company: 'UPS', number: shipment.tracking_number, url: expect.stringContaining('ups.com') }] });
+    expect(fulfillments[0]).toMatchObject({
+      notifyCustomer: true,
+      tracking: [{ company: 'UPS', number: shipment.tracking_number, url: expect.stringContaining('ups.com') }],
+    });
     expect(second!.external_ref).toBe(`gid://shopify/Fulfillment/${fulfillments[0].id}`);
 
     const listed = await app.inject({ method: 'GET', url: `/api/admin/write-backs?shipment_id=${shipment.id}`, headers: t.adminHeaders });
@@ -107,12 +127,20 @@ describe('writing tracking back to Shopify', () => {
 
     const refused = await importAndBuy();
     // A proxy or the platform quoting our request back: the connection's own token never lands in the write-back.
-    fake.fail('fulfillmentCreate', { kind: 'user_errors', errors: [{ field: ['fulfillment'], message: `Fulfillment order is not open (X-Shopify-Access-Token: ${fake.accessToken})` }] });
+    fake.fail('fulfillmentCreate', {
+      kind: 'user_errors',
+      errors: [{ field: ['fulfillment'], message: `Fulfillment order is not open (X-Shopify-Access-Token: ${fake.accessToken})` }],
+    });
     const dead = await attempt(refused.wb.id);
     expect(dead).toMatchObject({ status: 'dead', last_error: { code: 'rejected', message: expect.stringContaining('not open') } });
     expect(dead!.last_error!.message).not.toContain(fake.accessToken);
     expect(dead!.last_error!.message).toContain('[REDACTED]');
-    const events = await app.deps.db.selectFrom('events').select('data').where('type', '=', 'shipment.write_back_failed').where('workspace_id', '=', t.workspaceId).execute();
+    const events = await app.deps.db
+      .selectFrom('events')
+      .select('data')
+      .where('type', '=', 'shipment.write_back_failed')
+      .where('workspace_id', '=', t.workspaceId)
+      .execute();
     expect(events.map((e) => (e.data as { write_back_id: string }).write_back_id)).toEqual([refused.wb.id]);
     expect((await integration()).health).toBe('degraded');
     const retried = await app.inject({ method: 'POST', url: `/api/admin/write-backs/${refused.wb.id}/retry`, headers: t.adminHeaders });
@@ -128,8 +156,19 @@ describe('writing tracking back to Shopify', () => {
     expect(await attempt(wb.id)).toMatchObject({ status: 'retrying' });
     expect(fake.shop.order(fakeOrder.id).fulfillments).toHaveLength(0);
 
-    const token = await (await fetch(`${fake.url}/admin/oauth/access_token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_id: fake.clientId, client_secret: fake.clientSecret, code: fake.issueCode() }) })).json() as { access_token: string };
-    const put = await app.inject({ method: 'PUT', url: `/api/admin/integrations/${integrationId}`, headers: t.adminHeaders, payload: { credentials: { access_token: token.access_token, client_secret: fake.clientSecret } } });
+    const token = (await (
+      await fetch(`${fake.url}/admin/oauth/access_token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ client_id: fake.clientId, client_secret: fake.clientSecret, code: fake.issueCode() }),
+      })
+    ).json()) as { access_token: string };
+    const put = await app.inject({
+      method: 'PUT',
+      url: `/api/admin/integrations/${integrationId}`,
+      headers: t.adminHeaders,
+      payload: { credentials: { access_token: token.access_token, client_secret: fake.clientSecret } },
+    });
     expect(put.statusCode).toBe(200);
     const tested = await app.inject({ method: 'POST', url: `/api/admin/integrations/${integrationId}/test`, headers: t.adminHeaders });
     expect(tested.json().health).toBe('healthy');
@@ -142,7 +181,12 @@ describe('writing tracking back to Shopify', () => {
     await attempt(wb.id);
     const voided = await app.inject({ method: 'POST', url: `/v1/shipments/${shipment.id}/void`, headers: t.headers });
     expect(voided.statusCode, voided.body).toBe(200);
-    const cancel = await app.deps.db.selectFrom('write_backs').selectAll().where('shipment_id', '=', shipment.id).where('action', '=', 'cancel_fulfillment').executeTakeFirstOrThrow();
+    const cancel = await app.deps.db
+      .selectFrom('write_backs')
+      .selectAll()
+      .where('shipment_id', '=', shipment.id)
+      .where('action', '=', 'cancel_fulfillment')
+      .executeTakeFirstOrThrow();
     expect(await attempt(cancel.id)).toMatchObject({ status: 'succeeded' });
     expect(fake.shop.order(fakeOrder.id).fulfillments.map((f) => f.status)).toEqual(['CANCELLED']);
   });

@@ -91,8 +91,19 @@ export class ChannelWriteBacks {
       .orderBy('created_at')
       .orderBy('id')
       .execute();
-    const latest = new Map<string, { id: string; action: WriteBackAction; status: WriteBackRow['status']; external_ref: string | null; attempts: number; last_error: WriteBackError | null }>();
-    for (const r of rows) latest.set(r.shipment_id, { id: r.id, action: r.action, status: r.status, external_ref: r.external_ref, attempts: r.attempts, last_error: r.last_error ?? null });
+    const latest = new Map<
+      string,
+      { id: string; action: WriteBackAction; status: WriteBackRow['status']; external_ref: string | null; attempts: number; last_error: WriteBackError | null }
+    >();
+    for (const r of rows)
+      latest.set(r.shipment_id, {
+        id: r.id,
+        action: r.action,
+        status: r.status,
+        external_ref: r.external_ref,
+        attempts: r.attempts,
+        last_error: r.last_error ?? null,
+      });
     return latest;
   }
 
@@ -106,18 +117,46 @@ export class ChannelWriteBacks {
       const shipment = (event.data as { shipment: PurchasedShipment }).shipment;
       if (!shipment.is_return) await this.create(executor, event, shipment, 'fulfill');
     } else if (event.type === 'tracking.updated') {
-      const data = event.data as { shipment_id: string; order_id: string; carrier: string; tracking_number: string; shipment_status: string; previous_shipment_status: string };
+      const data = event.data as {
+        shipment_id: string;
+        order_id: string;
+        carrier: string;
+        tracking_number: string;
+        shipment_status: string;
+        previous_shipment_status: string;
+      };
       if (data.shipment_status !== 'voided' || data.previous_shipment_status === 'voided') return;
       const scope = { workspaceId: event.workspaceId, environment: event.environment as Environment };
-      const earlier = await executor.selectFrom('write_backs').selectAll().where('workspace_id', '=', scope.workspaceId).where('shipment_id', '=', data.shipment_id).where('action', '=', 'fulfill').executeTakeFirst();
+      const earlier = await executor
+        .selectFrom('write_backs')
+        .selectAll()
+        .where('workspace_id', '=', scope.workspaceId)
+        .where('shipment_id', '=', data.shipment_id)
+        .where('action', '=', 'fulfill')
+        .executeTakeFirst();
       if (!earlier) return;
       // A fulfillment never sent needs no cancelling: it is simply not sent.
       if (earlier.status === 'pending' || earlier.status === 'retrying') {
-        await executor.updateTable('write_backs').set({ status: 'skipped', next_attempt_at: null, updated_at: new Date(), completed_at: new Date() }).where('id', '=', earlier.id).execute();
+        await executor
+          .updateTable('write_backs')
+          .set({ status: 'skipped', next_attempt_at: null, updated_at: new Date(), completed_at: new Date() })
+          .where('id', '=', earlier.id)
+          .execute();
         return;
       }
       if (earlier.status === 'succeeded') {
-        await this.create(executor, event, { id: data.shipment_id, order_id: data.order_id, carrier: data.carrier, service_code: earlier.service_code ?? '', tracking_number: data.tracking_number }, 'cancel_fulfillment');
+        await this.create(
+          executor,
+          event,
+          {
+            id: data.shipment_id,
+            order_id: data.order_id,
+            carrier: data.carrier,
+            service_code: earlier.service_code ?? '',
+            tracking_number: data.tracking_number,
+          },
+          'cancel_fulfillment',
+        );
       }
     }
   }
@@ -148,7 +187,11 @@ export class ChannelWriteBacks {
         updated_at: now,
       })
       .execute();
-    await this.deps.jobs.send<WriteBackJob>(WRITE_BACK_JOB, { workspace_id: scope.workspaceId, environment: scope.environment, write_back_id: id }, { executor });
+    await this.deps.jobs.send<WriteBackJob>(
+      WRITE_BACK_JOB,
+      { workspace_id: scope.workspaceId, environment: scope.environment, write_back_id: id },
+      { executor },
+    );
   }
 
   /** The job: one attempt of a write-back that is still to be done. Idempotent (reads before it writes). */
@@ -168,7 +211,12 @@ export class ChannelWriteBacks {
       .returningAll()
       .executeTakeFirst();
     if (!wb) {
-      const current = await this.deps.db.selectFrom('write_backs').selectAll().where('workspace_id', '=', scope.workspaceId).where('id', '=', job.write_back_id).executeTakeFirst();
+      const current = await this.deps.db
+        .selectFrom('write_backs')
+        .selectAll()
+        .where('workspace_id', '=', scope.workspaceId)
+        .where('id', '=', job.write_back_id)
+        .executeTakeFirst();
       // Claimed by an attempt that may never record its outcome (the database went away under
       // it, and its job's retry is this one): try again once the claim lapses, or nothing would.
       // When the claim's holder does finish, that later job finds the write-back done.
@@ -179,14 +227,23 @@ export class ChannelWriteBacks {
       return current;
     }
     const integration = await integrationsRepo.findIntegration(this.deps.db, scope, wb.integration_id);
-    if (!integration) return this.finish(wb, 'skipped', { last_error: JSON.stringify({ code: 'integration_deleted', message: 'The integration was deleted.', platform_status: null }) });
+    if (!integration)
+      return this.finish(wb, 'skipped', {
+        last_error: JSON.stringify({ code: 'integration_deleted', message: 'The integration was deleted.', platform_status: null }),
+      });
     if (integration.health === 'token_expired' || integration.connection_state !== 'active') return this.wait(wb, integration);
     if (!integration.credentials_sealed) return this.wait(wb, integration);
     const attempts = wb.attempts + 1;
     try {
       const { channel, conn } = await this.credentials.open(integration);
       if (wb.action === 'cancel_fulfillment') {
-        const fulfilled = await this.deps.db.selectFrom('write_backs').select(['external_ref', 'external_refs']).where('shipment_id', '=', wb.shipment_id).where('action', '=', 'fulfill').where('status', '=', 'succeeded').executeTakeFirst();
+        const fulfilled = await this.deps.db
+          .selectFrom('write_backs')
+          .select(['external_ref', 'external_refs'])
+          .where('shipment_id', '=', wb.shipment_id)
+          .where('action', '=', 'fulfill')
+          .where('status', '=', 'succeeded')
+          .executeTakeFirst();
         const refs = fulfilled?.external_refs ?? (fulfilled?.external_ref ? [fulfilled.external_ref] : []);
         const origin = await orderOrigin(this.deps.db, scope, wb.order_id);
         for (const ref of refs) await channel.cancelFulfillment(conn, { ref, externalOrderId: origin?.external_id ?? '', trackingNumber: wb.tracking_number });
@@ -220,7 +277,10 @@ export class ChannelWriteBacks {
       };
       if (err.kind === 'unauthorized') {
         await this.deps.db.transaction().execute((trx) =>
-          this.integrations.changeHealth(trx, integration, { health: 'token_expired', reason: 'the platform refused the credentials while writing tracking back' }),
+          this.integrations.changeHealth(trx, integration, {
+            health: 'token_expired',
+            reason: 'the platform refused the credentials while writing tracking back',
+          }),
         );
         return this.wait({ ...wb, attempts }, integration, error);
       }
@@ -233,7 +293,9 @@ export class ChannelWriteBacks {
   async retryNow(scope: Scope, id: string): Promise<ReturnType<typeof toWriteBack>> {
     const wb = await this.find(scope, id);
     if (wb.status === 'succeeded' || wb.status === 'skipped') {
-      throw new AppError('invalid_state', `The write-back is ${wb.status}.`, { details: [{ field: 'status', message: 'only a pending, retrying or dead write-back can be retried', current_state: wb.status, allowed_moves: [] }] });
+      throw new AppError('invalid_state', `The write-back is ${wb.status}.`, {
+        details: [{ field: 'status', message: 'only a pending, retrying or dead write-back can be retried', current_state: wb.status, allowed_moves: [] }],
+      });
     }
     if (wb.status === 'dead') await this.update(wb.id, { status: 'retrying' });
     const after = await this.attempt({ workspace_id: scope.workspaceId, environment: scope.environment as Environment, write_back_id: id });
@@ -242,9 +304,20 @@ export class ChannelWriteBacks {
 
   /** Drain the write-backs that waited for working credentials (after a passing test or new credentials). */
   async drain(integration: IntegrationRow): Promise<number> {
-    const waiting = await this.deps.db.selectFrom('write_backs').select('id').where('integration_id', '=', integration.id).where('status', 'in', ['pending', 'retrying']).orderBy('created_at').limit(1000).execute();
+    const waiting = await this.deps.db
+      .selectFrom('write_backs')
+      .select('id')
+      .where('integration_id', '=', integration.id)
+      .where('status', 'in', ['pending', 'retrying'])
+      .orderBy('created_at')
+      .limit(1000)
+      .execute();
     for (const { id } of waiting) {
-      await this.deps.jobs.send<WriteBackJob>(WRITE_BACK_JOB, { workspace_id: integration.workspace_id, environment: integration.environment, write_back_id: id });
+      await this.deps.jobs.send<WriteBackJob>(WRITE_BACK_JOB, {
+        workspace_id: integration.workspace_id,
+        environment: integration.environment,
+        write_back_id: id,
+      });
     }
     return waiting.length;
   }
@@ -258,7 +331,13 @@ export class ChannelWriteBacks {
   }
 
   private async find(scope: Scope, id: string): Promise<WriteBackRow> {
-    const wb = await this.deps.db.selectFrom('write_backs').selectAll().where('workspace_id', '=', scope.workspaceId).where('environment', '=', scope.environment).where('id', '=', id).executeTakeFirst();
+    const wb = await this.deps.db
+      .selectFrom('write_backs')
+      .selectAll()
+      .where('workspace_id', '=', scope.workspaceId)
+      .where('environment', '=', scope.environment)
+      .where('id', '=', id)
+      .executeTakeFirst();
     if (!wb) throw new AppError('not_found', 'No such write-back.');
     return wb;
   }
@@ -266,7 +345,13 @@ export class ChannelWriteBacks {
   /** Records an attempt's outcome (and releases the claim), waiting out a database outage (OUTCOME_RETRY_MS). */
   private async update(id: string, set: Updateable<WriteBacksTable>): Promise<WriteBackRow | undefined> {
     return retryWhileDatabaseUnavailable(
-      () => this.deps.db.updateTable('write_backs').set({ ...set, claimed_until: null, updated_at: this.deps.now() }).where('id', '=', id).returningAll().executeTakeFirst(),
+      () =>
+        this.deps.db
+          .updateTable('write_backs')
+          .set({ ...set, claimed_until: null, updated_at: this.deps.now() })
+          .where('id', '=', id)
+          .returningAll()
+          .executeTakeFirst(),
       OUTCOME_RETRY_MS,
     );
   }
@@ -277,7 +362,11 @@ export class ChannelWriteBacks {
 
   /** Token refused or connection not active: wait (not dead) until the credentials work again. */
   private wait(wb: WriteBackRow, integration: IntegrationRow, error?: WriteBackError) {
-    const lastError = error ?? { code: 'token_expired', message: `Waiting for the integration's credentials (${integration.health_reason ?? integration.health}).`, platform_status: null };
+    const lastError = error ?? {
+      code: 'token_expired',
+      message: `Waiting for the integration's credentials (${integration.health_reason ?? integration.health}).`,
+      platform_status: null,
+    };
     return this.update(wb.id, { status: 'retrying', attempts: wb.attempts, last_error: JSON.stringify(lastError), next_attempt_at: null });
   }
 
@@ -286,9 +375,19 @@ export class ChannelWriteBacks {
     // A wait the platform asked for is honoured as it is, outside the ladder (docs/channels.md).
     const delay = retryAfterMs !== null ? Math.max(1, Math.ceil(retryAfterMs / 1000)) : nextDelaySeconds(attempts, new Date(wb.created_at), now);
     if (delay === null) return this.die(wb, attempts, error);
-    const updated = await this.update(wb.id, { status: 'retrying', attempts, last_error: JSON.stringify(error), next_attempt_at: new Date(now.getTime() + delay * 1000) });
+    const updated = await this.update(wb.id, {
+      status: 'retrying',
+      attempts,
+      last_error: JSON.stringify(error),
+      next_attempt_at: new Date(now.getTime() + delay * 1000),
+    });
     await retryWhileDatabaseUnavailable(
-      () => this.deps.jobs.send<WriteBackJob>(WRITE_BACK_JOB, { workspace_id: wb.workspace_id, environment: wb.environment, write_back_id: wb.id }, { startAfterSeconds: delay }),
+      () =>
+        this.deps.jobs.send<WriteBackJob>(
+          WRITE_BACK_JOB,
+          { workspace_id: wb.workspace_id, environment: wb.environment, write_back_id: wb.id },
+          { startAfterSeconds: delay },
+        ),
       OUTCOME_RETRY_MS,
     );
     return updated;
@@ -302,13 +401,28 @@ export class ChannelWriteBacks {
     return this.deps.db.transaction().execute(async (trx) => {
       const dead = await trx
         .updateTable('write_backs')
-        .set({ status: 'dead', attempts, last_error: JSON.stringify(error), next_attempt_at: null, claimed_until: null, updated_at: this.deps.now(), completed_at: this.deps.now() })
+        .set({
+          status: 'dead',
+          attempts,
+          last_error: JSON.stringify(error),
+          next_attempt_at: null,
+          claimed_until: null,
+          updated_at: this.deps.now(),
+          completed_at: this.deps.now(),
+        })
         .where('id', '=', wb.id)
         .returningAll()
         .executeTakeFirst();
-      await recordEvent(trx, scopeOf(wb), WRITE_BACK_FAILED_EVENT, { write_back_id: wb.id, shipment_id: wb.shipment_id, order_id: wb.order_id, integration_id: wb.integration_id, last_error: error });
+      await recordEvent(trx, scopeOf(wb), WRITE_BACK_FAILED_EVENT, {
+        write_back_id: wb.id,
+        shipment_id: wb.shipment_id,
+        order_id: wb.order_id,
+        integration_id: wb.integration_id,
+        last_error: error,
+      });
       const row = integration ?? (await integrationsRepo.findIntegration(trx, scopeOf(wb), wb.integration_id));
-      if (row && row.health === 'healthy') await this.integrations.changeHealth(trx, row, { health: 'degraded', reason: 'a write-back failed for good in the last day' });
+      if (row && row.health === 'healthy')
+        await this.integrations.changeHealth(trx, row, { health: 'degraded', reason: 'a write-back failed for good in the last day' });
       return dead;
     });
   }

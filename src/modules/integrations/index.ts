@@ -1,13 +1,16 @@
 /** The integrations module's import surface. */
-export { IntegrationsService, integrationsService, checkIntegrationsHealth, HEALTH_CHANGED_EVENT, ACTIVATE_JOB, type ActivateJob, type VerifiedIngestKey, type HealthChangedData } from './integrations.service.js';
-export { IntegrationSchema, type Integration } from './integrations.schemas.js';
 export {
-  INTEGRATION_HEALTH,
-  HEALTH_WINDOW_MS,
-  DEGRADED_AFTER_FAILURES,
-  DOWN_AFTER_FAILURES,
-  type IntegrationHealth,
-} from './integrations.health.js';
+  IntegrationsService,
+  integrationsService,
+  checkIntegrationsHealth,
+  HEALTH_CHANGED_EVENT,
+  ACTIVATE_JOB,
+  type ActivateJob,
+  type VerifiedIngestKey,
+  type HealthChangedData,
+} from './integrations.service.js';
+export { IntegrationSchema, type Integration } from './integrations.schemas.js';
+export { INTEGRATION_HEALTH, HEALTH_WINDOW_MS, DEGRADED_AFTER_FAILURES, DOWN_AFTER_FAILURES, type IntegrationHealth } from './integrations.health.js';
 export { adminIntegrationsRoutes } from './admin-integrations.routes.js';
 export { integrationIntakeRoutes } from './intake.routes.js';
 export { ChannelApply, toOrderVersion, ORDER_IMPORTED_EVENT, ORDER_NEEDS_REVIEW_EVENT, type AppliedVersion } from './channels.apply.js';

@@ -42,13 +42,22 @@ async function committed(integrationId: string): Promise<{ failures: number; cha
 
 describe('a refused intake push', () => {
   it('has its failure (and a health change) committed by the time its 400 arrives', async () => {
-    const created = await app.inject({ method: 'POST', url: '/api/admin/integrations', headers: t.adminHeaders, payload: { name: 'Store', platform: 'custom' } });
+    const created = await app.inject({
+      method: 'POST',
+      url: '/api/admin/integrations',
+      headers: t.adminHeaders,
+      payload: { name: 'Store', platform: 'custom' },
+    });
     expect(created.statusCode, created.body).toBe(201);
     const { id, ingest_key: key } = created.json() as { id: string; ingest_key: string };
     const bad = JSON.stringify({ ship_to: { street1: '1 Main St', city: 'Austin', country: 'US' }, line_items: [{ sku: 'A', quantity: 1 }] });
     const seen: Array<{ failures: number; changes: number }> = [];
     for (let i = 1; i <= 21; i++) {
-      const res = await fetch(`${base}/api/integrations/orders`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: bad });
+      const res = await fetch(`${base}/api/integrations/orders`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: bad,
+      });
       expect(res.status).toBe(400);
       // Read the moment the answer is in, before the body.
       seen.push(await committed(id));

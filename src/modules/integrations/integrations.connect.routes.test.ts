@@ -25,7 +25,12 @@ const CUSTOM_APP = { access_token: 'shpat_0123456789abcdefCAFE', client_secret: 
 const OAUTH = { client_id: 'client-id-123', client_secret: 'shpss_0123456789abcdefBEEF' };
 
 async function create(body: Record<string, unknown>, target = app, headers = t.adminHeaders) {
-  return target.inject({ method: 'POST', url: '/api/admin/integrations', headers, payload: { name: 'Acme', platform: 'shopify', store_ref: 'acme.myshopify.com', ...body } });
+  return target.inject({
+    method: 'POST',
+    url: '/api/admin/integrations',
+    headers,
+    payload: { name: 'Acme', platform: 'shopify', store_ref: 'acme.myshopify.com', ...body },
+  });
 }
 
 describe('connecting a Shopify store', () => {
@@ -124,9 +129,16 @@ describe('connecting a Shopify store', () => {
     expect(allowed.statusCode, allowed.body).toBe(201);
     const publicSite = await create({ platform: 'woocommerce', store_ref: 'shop.example.com/', credentials: woo }, strict, tenant.adminHeaders);
     expect(publicSite.statusCode, publicSite.body).toBe(201);
-    expect(publicSite.json()).toMatchObject({ store_ref: 'https://shop.example.com', credentials: { consumer_key: expect.stringMatching(/^••••/), consumer_secret: expect.stringMatching(/^••••/) } });
+    expect(publicSite.json()).toMatchObject({
+      store_ref: 'https://shop.example.com',
+      credentials: { consumer_key: expect.stringMatching(/^••••/), consumer_secret: expect.stringMatching(/^••••/) },
+    });
     expect(publicSite.body).not.toContain('webhook_secret');
-    const badHash = await create({ platform: 'bigcommerce', store_ref: 'not a hash!', credentials: { access_token: 'bc_token_0123456789' } }, strict, tenant.adminHeaders);
+    const badHash = await create(
+      { platform: 'bigcommerce', store_ref: 'not a hash!', credentials: { access_token: 'bc_token_0123456789' } },
+      strict,
+      tenant.adminHeaders,
+    );
     expect(badHash.statusCode).toBe(400);
     expect(badHash.json().details.map((d: { field: string }) => d.field)).toEqual(['store_ref']);
   });

@@ -51,7 +51,12 @@ export function storeAddressProblems(storeRef: string, allowed: boolean): ErrorD
   if (allowed || !/^https?:\/\//i.test(storeRef)) return [];
   const host = bareHost(new URL(storeRef));
   if (isLocalName(host) || (isIP(host) && isForbiddenAddress(host))) {
-    return [{ field: 'store_ref', message: 'is a private, loopback or link-local address (accepted only with CHANNEL_ALLOW_BASE_URL_OVERRIDE=1, outside production)' }];
+    return [
+      {
+        field: 'store_ref',
+        message: 'is a private, loopback or link-local address (accepted only with CHANNEL_ALLOW_BASE_URL_OVERRIDE=1, outside production)',
+      },
+    ];
   }
   return [];
 }
@@ -67,7 +72,11 @@ export function checkCredentials(platform: IntegrationPlatform, credentials: unk
  * The credentials as sealed: for a platform whose deliveries we sign (docs/channels.md), a
  * `webhook_secret` made here, kept across credential replacements (the store's webhooks carry it).
  */
-export function withWebhookSecret(platform: IntegrationPlatform, credentials: Record<string, unknown>, previous: Record<string, unknown> | null): Record<string, unknown> {
+export function withWebhookSecret(
+  platform: IntegrationPlatform,
+  credentials: Record<string, unknown>,
+  previous: Record<string, unknown> | null,
+): Record<string, unknown> {
   if (!getChannelPlatform(platform)?.generatesWebhookSecret) return credentials;
   const kept = typeof previous?.webhook_secret === 'string' ? previous.webhook_secret : null;
   return { ...credentials, webhook_secret: kept ?? randomBase62(40) };

@@ -29,7 +29,12 @@ export const INTEGRATION_EXAMPLE = {
   store_ref: 'acme.myshopify.com',
   base_url: null,
   credentials: { access_token: '••••oken', client_secret: '••••cret' },
-  connection: { state: 'active', authorize_url: null, connected_at: '2026-11-23T21:44:29.369Z', scopes: ['read_orders', 'read_merchant_managed_fulfillment_orders', 'write_merchant_managed_fulfillment_orders'] },
+  connection: {
+    state: 'active',
+    authorize_url: null,
+    connected_at: '2026-11-23T21:44:29.369Z',
+    scopes: ['read_orders', 'read_merchant_managed_fulfillment_orders', 'write_merchant_managed_fulfillment_orders'],
+  },
   settings: {
     import_statuses: ['paid:unfulfilled', 'paid:partial', 'partially_paid:unfulfilled', 'partially_paid:partial'],
     write_back: true,
@@ -60,7 +65,12 @@ export const INTEGRATION_WITH_KEY_EXAMPLE = {
   store_ref: 'acme.myshopify.com',
   base_url: null,
   credentials: { access_token: '••••oken', client_secret: '••••cret' },
-  connection: { state: 'active', authorize_url: null, connected_at: '2026-11-23T21:44:29.369Z', scopes: ['read_orders', 'read_merchant_managed_fulfillment_orders', 'write_merchant_managed_fulfillment_orders'] },
+  connection: {
+    state: 'active',
+    authorize_url: null,
+    connected_at: '2026-11-23T21:44:29.369Z',
+    scopes: ['read_orders', 'read_merchant_managed_fulfillment_orders', 'write_merchant_managed_fulfillment_orders'],
+  },
   settings: {
     import_statuses: ['paid:unfulfilled', 'paid:partial', 'partially_paid:unfulfilled', 'partially_paid:partial'],
     write_back: true,

@@ -57,12 +57,21 @@ describe('integration health over time (fake clock)', () => {
   });
 
   const create = async (body: Record<string, unknown> = {}) => {
-    const res = await app.inject({ method: 'POST', url: '/api/admin/integrations', headers: t.adminHeaders, payload: { name: 'Store', platform: 'custom', ...body } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/admin/integrations',
+      headers: t.adminHeaders,
+      payload: { name: 'Store', platform: 'custom', ...body },
+    });
     expect(res.statusCode, res.body).toBe(201);
     return res.json() as { id: string; ingest_key: string; health: string };
   };
   const health = async (id: string) =>
-    (await app.inject({ method: 'GET', url: `/api/admin/integrations/${id}`, headers: t.adminHeaders })).json() as { health: string; health_reason: string | null; health_checked_at: string | null };
+    (await app.inject({ method: 'GET', url: `/api/admin/integrations/${id}`, headers: t.adminHeaders })).json() as {
+      health: string;
+      health_reason: string | null;
+      health_checked_at: string | null;
+    };
   const events = (id: string) =>
     app.deps.db
       .selectFrom('events')
@@ -74,7 +83,8 @@ describe('integration health over time (fake clock)', () => {
       .execute();
   const good = { ship_to: { street1: '1 Main St', city: 'Austin', state: 'TX', postal_code: '78701', country: 'US' }, line_items: [{ sku: 'A', quantity: 1 }] };
   const bad = { ship_to: { street1: '1 Main St', city: 'Austin', country: 'US' }, line_items: [{ sku: 'A', quantity: 1 }] };
-  const send = (key: string, body: object) => app.inject({ method: 'POST', url: '/api/integrations/orders', headers: { authorization: `Bearer ${key}` }, payload: body });
+  const send = (key: string, body: object) =>
+    app.inject({ method: 'POST', url: '/api/integrations/orders', headers: { authorization: `Bearer ${key}` }, payload: body });
 
   it('the minute job marks an expired token once, with one event; a token update heals it', async () => {
     const integration = await create({ token_expires_at: new Date(clock.getTime() + 3 * MINUTE).toISOString() });

@@ -15,20 +15,13 @@ export async function insertIntegration(db: Executor, row: Insertable<Integratio
 }
 
 export async function findIntegration(db: Executor, scope: Scope, id: string, opts: { forUpdate?: boolean } = {}): Promise<IntegrationRow | undefined> {
-  let q = db
-    .selectFrom('integrations')
-    .selectAll()
-    .where(inScope(scope))
-    .where('id', '=', id);
+  let q = db.selectFrom('integrations').selectAll().where(inScope(scope)).where('id', '=', id);
   if (opts.forUpdate) q = q.forUpdate();
   return q.executeTakeFirst();
 }
 
 export function integrationsQuery(db: Executor, scope: Scope, filter: { health?: IntegrationHealth; platform?: IntegrationPlatform }) {
-  let q = db
-    .selectFrom('integrations')
-    .selectAll()
-    .where(inScope(scope));
+  let q = db.selectFrom('integrations').selectAll().where(inScope(scope));
   if (filter.health) q = q.where('health', '=', filter.health);
   if (filter.platform) q = q.where('platform', '=', filter.platform);
   return q;
@@ -41,23 +34,14 @@ export async function updateIntegration(
   patch: Updateable<IntegrationsTable>,
   opts: { whereHealth?: IntegrationHealth } = {},
 ): Promise<IntegrationRow | undefined> {
-  let q = db
-    .updateTable('integrations')
-    .set(patch)
-    .where(inScope(scope))
-    .where('id', '=', id);
+  let q = db.updateTable('integrations').set(patch).where(inScope(scope)).where('id', '=', id);
   // Compare-and-set on the health, so a change is made (and announced) once.
   if (opts.whereHealth) q = q.where('health', '=', opts.whereHealth);
   return q.returningAll().executeTakeFirst();
 }
 
 export async function deleteIntegration(db: Executor, scope: Scope, id: string): Promise<IntegrationRow | undefined> {
-  return db
-    .deleteFrom('integrations')
-    .where(inScope(scope))
-    .where('id', '=', id)
-    .returningAll()
-    .executeTakeFirst();
+  return db.deleteFrom('integrations').where(inScope(scope)).where('id', '=', id).returningAll().executeTakeFirst();
 }
 
 /** The ingest-key guard: an integration by the SHA-256 of its key, and whether its workspace is suspended. */
@@ -114,11 +98,7 @@ export async function lockExpiredTokens(db: Executor, now: Date, limit: number):
 }
 
 export async function stampTokenChecks(db: Executor, now: Date): Promise<number> {
-  const result = await db
-    .updateTable('integrations')
-    .set({ health_checked_at: now })
-    .where('token_expires_at', 'is not', null)
-    .executeTakeFirst();
+  const result = await db.updateTable('integrations').set({ health_checked_at: now }).where('token_expires_at', 'is not', null).executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
 

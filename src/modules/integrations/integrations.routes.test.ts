@@ -107,7 +107,12 @@ describe('admin integrations', () => {
     expect(blank.statusCode).toBe(400);
     expect(blank.json().details).toEqual([{ field: 'name', message: expect.any(String) }]);
     const missing = await app.inject({ method: 'POST', url: '/api/admin/integrations', headers: t.adminHeaders, payload: {} });
-    expect(missing.json().details.map((d: { field: string }) => d.field).sort()).toEqual(['name', 'platform']);
+    expect(
+      missing
+        .json()
+        .details.map((d: { field: string }) => d.field)
+        .sort(),
+    ).toEqual(['name', 'platform']);
   });
 
   it('updates fields, replaces or removes credentials and rotates the ingest key (old key refused at once)', async () => {
@@ -125,7 +130,12 @@ describe('admin integrations', () => {
     expect(renamed.json()).toMatchObject({ name: 'Renamed', config: { shop_domain: 'new.myshopify.com' }, has_credentials: true, platform: 'custom' });
     expect(renamed.json()).not.toHaveProperty('ingest_key');
 
-    const rotated = await app.inject({ method: 'PUT', url: `/api/admin/integrations/${created.id}`, headers: t.adminHeaders, payload: { rotate_ingest_key: true, credentials: null } });
+    const rotated = await app.inject({
+      method: 'PUT',
+      url: `/api/admin/integrations/${created.id}`,
+      headers: t.adminHeaders,
+      payload: { rotate_ingest_key: true, credentials: null },
+    });
     expect(rotated.statusCode).toBe(200);
     const newKey = rotated.json().ingest_key;
     expect(newKey).toMatch(/^ik_[0-9A-Za-z]{43}$/);
@@ -182,7 +192,11 @@ describe('admin integrations', () => {
     }
     const otherList = await app.inject({ method: 'GET', url: '/api/admin/integrations', headers: other.adminHeaders });
     expect(otherList.json().data).toEqual([]);
-    const liveList = await app.inject({ method: 'GET', url: '/api/admin/integrations?limit=100', headers: { ...t.adminHeaders, 'x-service-environment': 'live' } });
+    const liveList = await app.inject({
+      method: 'GET',
+      url: '/api/admin/integrations?limit=100',
+      headers: { ...t.adminHeaders, 'x-service-environment': 'live' },
+    });
     expect(liveList.json().data.map((i: { id: string }) => i.id)).not.toContain(created.id);
     expect((await app.inject({ method: 'GET', url: `/api/admin/integrations/${created.id}`, headers: t.adminHeaders })).json().name).toBe('My Shopify');
     expect((await app.inject({ method: 'GET', url: '/api/admin/integrations' })).statusCode).toBe(401);
@@ -190,7 +204,11 @@ describe('admin integrations', () => {
 
   it('filters the list by platform and health', async () => {
     const owner = await createTenant(app);
-    const a = await createIntegration(owner.adminHeaders, { platform: 'woocommerce', store_ref: 'https://shop.example.com', credentials: { consumer_key: 'ck_filter_test', consumer_secret: 'cs_filter_test' } });
+    const a = await createIntegration(owner.adminHeaders, {
+      platform: 'woocommerce',
+      store_ref: 'https://shop.example.com',
+      credentials: { consumer_key: 'ck_filter_test', consumer_secret: 'cs_filter_test' },
+    });
     const b = await createIntegration(owner.adminHeaders, { platform: 'custom', token_expires_at: '2000-01-01T00:00:00Z' });
     const ids = async (qs: string) =>
       (await app.inject({ method: 'GET', url: `/api/admin/integrations?${qs}`, headers: owner.adminHeaders })).json().data.map((i: { id: string }) => i.id);
@@ -204,7 +222,12 @@ describe('admin integrations', () => {
 describe('order intake', () => {
   it('creates orders in the integration’s workspace and environment with source = integration id', async () => {
     const integration = await createIntegration(t.adminHeaders);
-    const res = await app.inject({ method: 'POST', url: '/api/integrations/orders', headers: ingest(integration.ingest_key), payload: orderBody({ external_id: '#1001' }) });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/integrations/orders',
+      headers: ingest(integration.ingest_key),
+      payload: orderBody({ external_id: '#1001' }),
+    });
     expect(res.statusCode).toBe(201);
     const order = res.json();
     expect(order).toMatchObject({ source: integration.id, environment: 'test', external_id: '#1001', status: 'awaiting_fulfillment' });
@@ -236,7 +259,8 @@ describe('order intake', () => {
   it('upserts by external_id per integration: 200 while open, 409 once cancelled; other sources are other orders', async () => {
     const a = await createIntegration(t.adminHeaders, { name: 'A' });
     const b = await createIntegration(t.adminHeaders, { name: 'B' });
-    const send = (key: string, body: Record<string, unknown>) => app.inject({ method: 'POST', url: '/api/integrations/orders', headers: ingest(key), payload: body });
+    const send = (key: string, body: Record<string, unknown>) =>
+      app.inject({ method: 'POST', url: '/api/integrations/orders', headers: ingest(key), payload: body });
 
     const created = await send(a.ingest_key, orderBody({ external_id: 'SAME-1' }));
     expect(created.statusCode).toBe(201);
@@ -277,7 +301,13 @@ describe('order intake', () => {
   });
 
   it('needs a valid ingest key (401), not an API key or a session', async () => {
-    for (const headers of [{}, ingest('ik_notarealkeyatallnotarealkeyatall0000000000'), ingest('garbage'), { authorization: `Bearer ${t.apiKey}` }, { authorization: `Bearer ${t.sessionToken}` }]) {
+    for (const headers of [
+      {},
+      ingest('ik_notarealkeyatallnotarealkeyatall0000000000'),
+      ingest('garbage'),
+      { authorization: `Bearer ${t.apiKey}` },
+      { authorization: `Bearer ${t.sessionToken}` },
+    ]) {
       const res = await app.inject({ method: 'POST', url: '/api/integrations/orders', headers, payload: orderBody() });
       expect(res.statusCode).toBe(401);
       expect(res.json().code).toBe('unauthorized');

@@ -52,7 +52,11 @@ const SETTINGS_PROPERTIES = {
   write_back: Type.Boolean({ description: 'Send tracking back to the store when a label is bought (default true).' }),
   notify_customer: Type.Boolean({ description: 'Let the platform tell the buyer about the fulfillment (default false).' }),
   backfill_days: Type.Integer({ minimum: 0, maximum: 365, description: 'On activation, import orders updated in this many past days (default 14).' }),
-  reconcile_interval_minutes: Type.Integer({ minimum: 1, maximum: 1440, description: 'How often the store is re-read for changes webhooks missed (default 5).' }),
+  reconcile_interval_minutes: Type.Integer({
+    minimum: 1,
+    maximum: 1440,
+    description: 'How often the store is re-read for changes webhooks missed (default 5).',
+  }),
 };
 export const SettingsSchema = Type.Object(SETTINGS_PROPERTIES);
 export type ChannelSettingsWire = Static<typeof SettingsSchema>;
@@ -61,7 +65,9 @@ const SettingsInput = Type.Partial(Type.Object(SETTINGS_PROPERTIES, { additional
 const SyncSchema = Type.Object({
   last_webhook_at: NullableTimestamp,
   last_reconciled_at: NullableTimestamp,
-  lag_seconds: orNull(Type.Integer({ description: 'Seconds since the store was last known to be in sync (the later of the last webhook and the last reconciliation).' })),
+  lag_seconds: orNull(
+    Type.Integer({ description: 'Seconds since the store was last known to be in sync (the later of the last webhook and the last reconciliation).' }),
+  ),
 });
 
 export const IntegrationSchema = Type.Object(
@@ -78,9 +84,13 @@ export const IntegrationSchema = Type.Object(
     health_checked_at: NullableTimestamp,
     last_intake_at: NullableTimestamp,
     ingest_key_last4: Type.String({ description: 'The last four characters of the current ingest key.' }),
-    store_ref: orNull(Type.String({ description: 'Shopify: the shop domain (name.myshopify.com); WooCommerce: the site URL; BigCommerce: the store hash. Null for custom.' })),
+    store_ref: orNull(
+      Type.String({ description: 'Shopify: the shop domain (name.myshopify.com); WooCommerce: the site URL; BigCommerce: the store hash. Null for custom.' }),
+    ),
     base_url: orNull(Type.String({ description: "Replaces the platform's origin (only with CHANNEL_ALLOW_BASE_URL_OVERRIDE=1 outside production)." })),
-    credentials: orNull(Type.Record(Type.String(), Type.Any(), { description: 'Masked: every secret as •••• plus its last four characters. Null for custom integrations.' })),
+    credentials: orNull(
+      Type.Record(Type.String(), Type.Any(), { description: 'Masked: every secret as •••• plus its last four characters. Null for custom integrations.' }),
+    ),
     connection: orNull(ConnectionSchema),
     settings: orNull(SettingsSchema),
     sync: orNull(SyncSchema),
@@ -97,7 +107,9 @@ export const IntegrationWithKeySchema = Type.Object(
   {
     ...IntegrationSchema.properties,
     ingest_key: Type.Optional(
-      Type.String({ description: 'The whole ingest key ik_… for `Authorization: Bearer` on /api/integrations/orders. Only in the create response and after a rotation.' }),
+      Type.String({
+        description: 'The whole ingest key ik_… for `Authorization: Bearer` on /api/integrations/orders. Only in the create response and after a rotation.',
+      }),
     ),
   },
   { title: 'IntegrationWithIngestKey', examples: [INTEGRATION_WITH_KEY_EXAMPLE] },
@@ -107,8 +119,19 @@ export const CreateIntegrationBody = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 200 }),
     platform: PlatformSchema,
-    store_ref: Type.Optional(Type.String({ minLength: 1, maxLength: 255, description: 'Required for shopify (the shop domain name.myshopify.com), woocommerce (the site URL, https) and bigcommerce (the store hash).' })),
-    base_url: Type.Optional(Type.String({ maxLength: 2048, description: "Replaces the platform's origin (a test double or egress proxy); only with CHANNEL_ALLOW_BASE_URL_OVERRIDE=1 outside production." })),
+    store_ref: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 255,
+        description: 'Required for shopify (the shop domain name.myshopify.com), woocommerce (the site URL, https) and bigcommerce (the store hash).',
+      }),
+    ),
+    base_url: Type.Optional(
+      Type.String({
+        maxLength: 2048,
+        description: "Replaces the platform's origin (a test double or egress proxy); only with CHANNEL_ALLOW_BASE_URL_OVERRIDE=1 outside production.",
+      }),
+    ),
     settings: Type.Optional(SettingsInput),
     config: Type.Optional(ConfigSchema),
     credentials: Type.Optional(nullable(CredentialsSchema)),
@@ -118,7 +141,12 @@ export const CreateIntegrationBody = Type.Object(
     additionalProperties: false,
     examples: [
       CREATE_INTEGRATION_BODY_EXAMPLE,
-      { name: 'Acme WooCommerce', platform: 'woocommerce', store_ref: 'https://shop.acme.example', credentials: { consumer_key: 'ck_example_consumer_key', consumer_secret: 'cs_example_consumer_secret' } },
+      {
+        name: 'Acme WooCommerce',
+        platform: 'woocommerce',
+        store_ref: 'https://shop.acme.example',
+        credentials: { consumer_key: 'ck_example_consumer_key', consumer_secret: 'cs_example_consumer_secret' },
+      },
       { name: 'Acme BigCommerce', platform: 'bigcommerce', store_ref: 'abc123def', credentials: { access_token: 'example_store_api_token' } },
     ],
   },
@@ -134,7 +162,9 @@ export const UpdateIntegrationBody = Type.Object(
     config: Type.Optional(ConfigSchema),
     credentials: Type.Optional(nullable(CredentialsSchema)),
     token_expires_at: Type.Optional(nullable(DateTimeSchema)),
-    rotate_ingest_key: Type.Optional(Type.Boolean({ description: 'Issue a new ingest key (returned once in this response); the old one stops working at once.' })),
+    rotate_ingest_key: Type.Optional(
+      Type.Boolean({ description: 'Issue a new ingest key (returned once in this response); the old one stops working at once.' }),
+    ),
   },
   {
     additionalProperties: false,
@@ -235,7 +265,11 @@ export const ChannelExchangeListSchema = Type.Object(
 );
 
 export const SyncBody = Type.Object(
-  { since: Type.Optional(Type.String({ format: 'date-time', maxLength: 40, description: 'Read orders updated since then (default: the watermark minus 10 minutes).' })) },
+  {
+    since: Type.Optional(
+      Type.String({ format: 'date-time', maxLength: 40, description: 'Read orders updated since then (default: the watermark minus 10 minutes).' }),
+    ),
+  },
   { additionalProperties: false, examples: [{ since: '2026-11-20T00:00:00Z' }] },
 );
 

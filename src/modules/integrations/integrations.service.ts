@@ -11,14 +11,7 @@ import { createSecretBox, type SecretBox } from '../../platform/secret-box.js';
 import { writeAudit } from '../audit/index.js';
 import { recordEvent } from '../events/index.js';
 import * as repo from './integrations.repo.js';
-import {
-  HEALTH_WINDOW_MS,
-  healthAfterFailure,
-  healthAfterSuccess,
-  healthAfterTokenUpdate,
-  healthAtCheck,
-  type HealthChange,
-} from './integrations.health.js';
+import { HEALTH_WINDOW_MS, healthAfterFailure, healthAfterSuccess, healthAfterTokenUpdate, healthAtCheck, type HealthChange } from './integrations.health.js';
 import type { CreateIntegrationInput, Integration, IntegrationListFilter, UpdateIntegrationInput } from './integrations.schemas.js';
 import type { IntegrationRow, IntegrationsTable } from './integrations.tables.js';
 import { toIntegration } from './integrations.wire.js';
@@ -83,9 +76,7 @@ const scopeOf = (row: IntegrationRow): Scope => ({ workspaceId: row.workspace_id
 
 /** Credentials as answers and the audit log show them: every secret field masked. */
 function maskedCredentials(credentials: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(
-    Object.entries(credentials).map(([k, v]) => [k, SECRET_CREDENTIAL_FIELDS.has(k) && typeof v === 'string' ? maskSecret(v) : v]),
-  );
+  return Object.fromEntries(Object.entries(credentials).map(([k, v]) => [k, SECRET_CREDENTIAL_FIELDS.has(k) && typeof v === 'string' ? maskSecret(v) : v]));
 }
 
 /** The activation job (docs/channels.md): webhooks registered, then the backfill. */
@@ -137,7 +128,8 @@ export class IntegrationsService {
   private connectorProblems(input: CreateIntegrationInput, details: ErrorDetail[]): { kind?: 'token' | 'oauth'; storeRef?: string } {
     if (!isConnector(input.platform)) {
       for (const field of ['store_ref', 'base_url', 'settings'] as const) {
-        if (input[field] !== undefined) details.push({ field, message: `applies to store platforms with a connector (${[...CONNECTOR_PLATFORMS].join(', ')}), not ${input.platform}` });
+        if (input[field] !== undefined)
+          details.push({ field, message: `applies to store platforms with a connector (${[...CONNECTOR_PLATFORMS].join(', ')}), not ${input.platform}` });
       }
       return {};
     }
@@ -170,7 +162,14 @@ export class IntegrationsService {
     const ingestKey = newIngestKey();
     const initial = healthAfterTokenUpdate('healthy', tokenExpiresAt, now);
     const connector = kind !== undefined;
-    const oauth = kind === 'oauth' ? oauthStart(this.deps.config.publicBaseUrl, { platform: input.platform, store_ref: storeRef!, base_url: input.base_url, credentials: input.credentials! }, now) : null;
+    const oauth =
+      kind === 'oauth'
+        ? oauthStart(
+            this.deps.config.publicBaseUrl,
+            { platform: input.platform, store_ref: storeRef!, base_url: input.base_url, credentials: input.credentials! },
+            now,
+          )
+        : null;
     const credentials = connector ? withWebhookSecret(input.platform, input.credentials!, null) : input.credentials;
     return this.deps.db.transaction().execute(async (trx) => {
       const row = await repo.insertIntegration(trx, {
@@ -207,7 +206,12 @@ export class IntegrationsService {
             }
           : {}),
       });
-      if (connector && !oauth) await this.deps.jobs.send<ActivateJob>(ACTIVATE_JOB, { workspace_id: ctx.workspaceId, environment: ctx.environment, integration_id: id }, { executor: trx });
+      if (connector && !oauth)
+        await this.deps.jobs.send<ActivateJob>(
+          ACTIVATE_JOB,
+          { workspace_id: ctx.workspaceId, environment: ctx.environment, integration_id: id },
+          { executor: trx },
+        );
       await writeAudit(trx, ctx.actor, ctx, {
         action: 'integration.created',
         targetType: 'integration',
@@ -263,7 +267,13 @@ export class IntegrationsService {
       if (connector) reconnect = this.connectorUpdate(row, input, set, changes, now);
       else {
         const misplaced = (['base_url', 'settings'] as const).filter((f) => input[f] !== undefined);
-        if (misplaced.length) throw validationError(misplaced.map((field) => ({ field, message: `applies to store platforms with a connector (${[...CONNECTOR_PLATFORMS].join(', ')}), not ${row.platform}` })));
+        if (misplaced.length)
+          throw validationError(
+            misplaced.map((field) => ({
+              field,
+              message: `applies to store platforms with a connector (${[...CONNECTOR_PLATFORMS].join(', ')}), not ${row.platform}`,
+            })),
+          );
       }
       if (input.config !== undefined && JSON.stringify(input.config) !== JSON.stringify(row.config)) {
         set.config = JSON.stringify(input.config);
@@ -296,7 +306,11 @@ export class IntegrationsService {
       }
       const updated = (await repo.updateIntegration(trx, ctx, id, set))!;
       if (reconnect && updated.connection_state === 'active') {
-        await this.deps.jobs.send<ActivateJob>(ACTIVATE_JOB, { workspace_id: ctx.workspaceId, environment: ctx.environment, integration_id: id }, { executor: trx });
+        await this.deps.jobs.send<ActivateJob>(
+          ACTIVATE_JOB,
+          { workspace_id: ctx.workspaceId, environment: ctx.environment, integration_id: id },
+          { executor: trx },
+        );
       }
       if (change) {
         changes.health = { from: row.health, to: change.health };
@@ -319,7 +333,13 @@ export class IntegrationsService {
    * whole (validated, sealed, masked; OAuth ones restart the install). True when the connection
    * must be tested and set up again (new credentials or origin).
    */
-  private connectorUpdate(row: IntegrationRow, input: UpdateIntegrationInput, set: Updateable<IntegrationsTable>, changes: Record<string, unknown>, now: Date): boolean {
+  private connectorUpdate(
+    row: IntegrationRow,
+    input: UpdateIntegrationInput,
+    set: Updateable<IntegrationsTable>,
+    changes: Record<string, unknown>,
+    now: Date,
+  ): boolean {
     const details: ErrorDetail[] = [];
     if (input.token_expires_at !== undefined) details.push({ field: 'token_expires_at', message: 'is managed by the connection for store platforms' });
     if (input.base_url != null) details.push(...baseUrlProblems(input.base_url, this.deps.config.channelAllowBaseUrlOverride));
@@ -349,8 +369,17 @@ export class IntegrationsService {
       set.failures_reset_at = now;
       reconnect = true;
       if (kind === 'oauth') {
-        const oauth = oauthStart(this.deps.config.publicBaseUrl, { platform: row.platform, store_ref: row.store_ref!, base_url: baseUrl, credentials: input.credentials }, now);
-        Object.assign(set, { connection_state: 'pending_authorization', oauth_state_hash: oauth.stateHash, oauth_state_expires_at: oauth.expiresAt, oauth_authorize_url: oauth.authorizeUrl });
+        const oauth = oauthStart(
+          this.deps.config.publicBaseUrl,
+          { platform: row.platform, store_ref: row.store_ref!, base_url: baseUrl, credentials: input.credentials },
+          now,
+        );
+        Object.assign(set, {
+          connection_state: 'pending_authorization',
+          oauth_state_hash: oauth.stateHash,
+          oauth_state_expires_at: oauth.expiresAt,
+          oauth_authorize_url: oauth.authorizeUrl,
+        });
       } else {
         Object.assign(set, { connection_state: 'active', connected_at: now, oauth_state_hash: null, oauth_state_expires_at: null, oauth_authorize_url: null });
       }
@@ -392,7 +421,8 @@ export class IntegrationsService {
    */
   async changeHealth(trx: Executor, row: IntegrationRow, change: HealthChange, extra: Updateable<IntegrationsTable> = {}): Promise<IntegrationRow | undefined> {
     const now = this.deps.now();
-    if (row.health === change.health) return repo.updateIntegration(trx, scopeOf(row), row.id, { ...extra, health_reason: change.reason, health_checked_at: now });
+    if (row.health === change.health)
+      return repo.updateIntegration(trx, scopeOf(row), row.id, { ...extra, health_reason: change.reason, health_checked_at: now });
     const updated = await repo.updateIntegration(
       trx,
       scopeOf(row),
@@ -476,10 +506,20 @@ export class IntegrationsService {
    * signature, sustained throttling. Each is recorded under its code; `after` of one code within
    * the health window degrade a healthy connection, with `reason` (the count filled in).
    */
-  async recordTrouble(row: IntegrationRow, trouble: { code: 'invalid_signature' | 'throttled'; after: number; reason: (count: number) => string }): Promise<void> {
+  async recordTrouble(
+    row: IntegrationRow,
+    trouble: { code: 'invalid_signature' | 'throttled'; after: number; reason: (count: number) => string },
+  ): Promise<void> {
     const now = this.deps.now();
     await this.deps.db.transaction().execute(async (trx) => {
-      await repo.insertIntakeFailure(trx, { integration_id: row.id, workspace_id: row.workspace_id, environment: row.environment, at: now, code: trouble.code, details: undefined });
+      await repo.insertIntakeFailure(trx, {
+        integration_id: row.id,
+        workspace_id: row.workspace_id,
+        environment: row.environment,
+        at: now,
+        code: trouble.code,
+        details: undefined,
+      });
       const count = await repo.countIntakeFailures(trx, row.id, new Date(now.getTime() - HEALTH_WINDOW_MS), now, trouble.code);
       const current = await repo.findIntegration(trx, { workspaceId: row.workspace_id, environment: row.environment }, row.id, { forUpdate: true });
       if (count >= trouble.after && current?.health === 'healthy') await this.changeHealth(trx, current, { health: 'degraded', reason: trouble.reason(count) });

@@ -37,7 +37,9 @@ describe('a carrier PDF label in our formats', () => {
   });
 
   it('takes a page with no content stream, and is unavailable (null, a 422) for a file that is no PDF', async () => {
-    const bare = Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj 2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj 3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 288 432]>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n');
+    const bare = Buffer.from(
+      '%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj 2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj 3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 288 432]>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n',
+    );
     const letter = await convertCarrierLabel({ format: 'PDF', bytes: bare }, 'pdf_letter');
     expect((await PDFDocument.load(letter!.body)).getPageCount()).toBe(1);
     expect(await convertCarrierLabel({ format: 'PDF', bytes: Buffer.from('not a pdf at all') }, 'pdf_letter')).toBeNull();
@@ -60,24 +62,64 @@ describe("a multi-piece shipment's carrier labels as one file (convertCarrierLab
   };
 
   it('PDFs page after page, a page per package; ZPL one document after the other', async () => {
-    const merged = await convertCarrierLabels([{ format: 'PDF', bytes: await carrierPdf([288, 432]) }, { format: 'PDF', bytes: await carrierPdf([288, 432], [288, 432]) }], 'pdf_4x6');
+    const merged = await convertCarrierLabels(
+      [
+        { format: 'PDF', bytes: await carrierPdf([288, 432]) },
+        { format: 'PDF', bytes: await carrierPdf([288, 432], [288, 432]) },
+      ],
+      'pdf_4x6',
+    );
     expect((await PDFDocument.load(merged!.body)).getPageCount()).toBe(3);
-    const zpl = await convertCarrierLabels([{ format: 'ZPL', bytes: Buffer.from('^XA^FDONE^FS^XZ') }, { format: 'ZPL', bytes: Buffer.from('^XA^FDTWO^FS^XZ') }], 'zpl_4x6');
+    const zpl = await convertCarrierLabels(
+      [
+        { format: 'ZPL', bytes: Buffer.from('^XA^FDONE^FS^XZ') },
+        { format: 'ZPL', bytes: Buffer.from('^XA^FDTWO^FS^XZ') },
+      ],
+      'zpl_4x6',
+    );
     expect(zpl!.body.toString()).toBe('^XA^FDONE^FS^XZ\n^XA^FDTWO^FS^XZ\n');
   });
 
   it('images stacked top to bottom in one PNG, pixels copied (the narrower one padded white), or a PDF page each', async () => {
-    const stacked = await convertCarrierLabels([{ format: 'PNG', bytes: png(4, 3, 0) }, { format: 'PNG', bytes: png(2, 5, 128) }], 'png_4x6');
+    const stacked = await convertCarrierLabels(
+      [
+        { format: 'PNG', bytes: png(4, 3, 0) },
+        { format: 'PNG', bytes: png(2, 5, 128) },
+      ],
+      'png_4x6',
+    );
     const img = PNG.sync.read(stacked!.body);
     expect([img.width, img.height]).toEqual([4, 8]);
     const at = (x: number, y: number) => img.data[(y * img.width + x) * 4];
     expect([at(0, 0), at(3, 2), at(0, 3), at(1, 7), at(3, 7)]).toEqual([0, 0, 128, 128, 255]);
-    const pdf = await convertCarrierLabels([{ format: 'PNG', bytes: png(4, 6, 0) }, { format: 'PNG', bytes: png(4, 6, 0) }], 'pdf_4x6');
+    const pdf = await convertCarrierLabels(
+      [
+        { format: 'PNG', bytes: png(4, 6, 0) },
+        { format: 'PNG', bytes: png(4, 6, 0) },
+      ],
+      'pdf_4x6',
+    );
     expect((await PDFDocument.load(pdf!.body)).getPageCount()).toBe(2);
   });
 
   it('null (a 422 for the caller, never a 500) when one cannot become the format or a file cannot be read', async () => {
-    expect(await convertCarrierLabels([{ format: 'PDF', bytes: await carrierPdf([288, 432]) }, { format: 'ZPL', bytes: Buffer.from('^XA^XZ') }], 'pdf_4x6')).toBeNull();
-    expect(await convertCarrierLabels([{ format: 'PDF', bytes: Buffer.from('%PDF-1.4 not really') }, { format: 'PDF', bytes: Buffer.from('garbage') }], 'pdf_4x6')).toBeNull();
+    expect(
+      await convertCarrierLabels(
+        [
+          { format: 'PDF', bytes: await carrierPdf([288, 432]) },
+          { format: 'ZPL', bytes: Buffer.from('^XA^XZ') },
+        ],
+        'pdf_4x6',
+      ),
+    ).toBeNull();
+    expect(
+      await convertCarrierLabels(
+        [
+          { format: 'PDF', bytes: Buffer.from('%PDF-1.4 not really') },
+          { format: 'PDF', bytes: Buffer.from('garbage') },
+        ],
+        'pdf_4x6',
+      ),
+    ).toBeNull();
   });
 });

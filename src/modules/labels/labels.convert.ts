@@ -10,7 +10,8 @@ import type { PNG as PngClass } from 'pngjs';
  */
 export async function libs() {
   const [omggif, pdfLib, pdfkit, pngjs] = await Promise.all([import('omggif'), import('pdf-lib'), import('pdfkit'), import('pngjs')]);
-  const either = <T>(m: unknown, name: string): T => ((m as Record<string, unknown>)[name] ?? (m as { default?: Record<string, unknown> }).default?.[name]) as T;
+  const either = <T>(m: unknown, name: string): T =>
+    ((m as Record<string, unknown>)[name] ?? (m as { default?: Record<string, unknown> }).default?.[name]) as T;
   return {
     GifReader: either<typeof GifReaderClass>(omggif, 'GifReader'),
     PdfLibDocument: either<typeof PdfLibDocumentClass>(pdfLib, 'PDFDocument'),

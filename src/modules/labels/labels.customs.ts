@@ -87,8 +87,16 @@ function totalsByCurrency(items: readonly CustomsItem[]): Money[] {
 
 function addressLines(a: LabelAddress & { email?: string | null }): string[] {
   const city = [labelText(a.city), [labelText(a.state), labelText(a.postal_code)].filter(Boolean).join(' ')].filter(Boolean).join(', ');
-  return [labelText(a.name), labelText(a.company), labelText(a.street1), labelText(a.street2), city, labelText(a.country).toUpperCase(), a.phone ? `Tel. ${labelText(a.phone)}` : '', a.email ? labelText(a.email) : '']
-    .filter((l) => l.length > 0);
+  return [
+    labelText(a.name),
+    labelText(a.company),
+    labelText(a.street1),
+    labelText(a.street2),
+    city,
+    labelText(a.country).toUpperCase(),
+    a.phone ? `Tel. ${labelText(a.phone)}` : '',
+    a.email ? labelText(a.email) : '',
+  ].filter((l) => l.length > 0);
 }
 
 /** Words to lines of at most `width` points (a word longer than the width is cut to fit). */
@@ -197,7 +205,13 @@ class Writer {
     const s = this.size;
     this.box(x, y, s, s, 0.6);
     if (checked) {
-      this.doc.lineWidth(0.9).moveTo(x + 1.2, y + 1.2).lineTo(x + s - 1.2, y + s - 1.2).moveTo(x + s - 1.2, y + 1.2).lineTo(x + 1.2, y + s - 1.2).stroke('black');
+      this.doc
+        .lineWidth(0.9)
+        .moveTo(x + 1.2, y + 1.2)
+        .lineTo(x + s - 1.2, y + s - 1.2)
+        .moveTo(x + s - 1.2, y + 1.2)
+        .lineTo(x + 1.2, y + s - 1.2)
+        .stroke('black');
     }
     this.text(label, x + s + 3, y + 0.5, width - s - 3);
   }
@@ -381,11 +395,22 @@ function header(w: Writer): void {
     w.text(t.code, w.x0 + w.width * 0.6, w.y - (d.type === 'cn22' ? 1 : 2), w.width * 0.4, big + 3, true, 'right');
   }
   w.y += big + 4;
-  const line = [d.type === 'commercial_invoice' ? `Carrier: ${labelText(d.carrier_name)}` : `Designated operator: ${labelText(d.carrier_name)}`, labelText(d.service_name)]
+  const line = [
+    d.type === 'commercial_invoice' ? `Carrier: ${labelText(d.carrier_name)}` : `Designated operator: ${labelText(d.carrier_name)}`,
+    labelText(d.service_name),
+  ]
     .filter(Boolean)
     .join(' — ');
   w.text(line, w.x0, w.y, w.width * 0.65);
-  w.text(d.type === 'commercial_invoice' ? `Date: ${labelText(d.date)}` : 'May be opened officially', w.x0 + w.width * 0.65, w.y, w.width * 0.35, w.size, d.type !== 'commercial_invoice', 'right');
+  w.text(
+    d.type === 'commercial_invoice' ? `Date: ${labelText(d.date)}` : 'May be opened officially',
+    w.x0 + w.width * 0.65,
+    w.y,
+    w.width * 0.35,
+    w.size,
+    d.type !== 'commercial_invoice',
+    'right',
+  );
   w.y += w.size + 5;
   w.rule(w.y, 1.5);
   w.y += 5;
@@ -480,7 +505,12 @@ export async function renderCustomsPdf(input: CustomsDocumentData): Promise<Buff
       [
         ...declarationFacts(data),
         ['Freight', data.postage ? formatMoney(data.postage) : '—'],
-        ['Invoice total', sameCurrency ? formatMoney({ amount: totals[0]!.amount + data.postage!.amount, currency: data.postage!.currency }) : totals.map(formatMoney).join(' + ') || '—'],
+        [
+          'Invoice total',
+          sameCurrency
+            ? formatMoney({ amount: totals[0]!.amount + data.postage!.amount, currency: data.postage!.currency })
+            : totals.map(formatMoney).join(' + ') || '—',
+        ],
       ],
       2,
     );

@@ -27,7 +27,10 @@ export type FontFace = 'sans' | 'cjk';
 
 const FILES: Record<FontFace, { regular: string; bold: string }> = {
   sans: { regular: 'dejavu-fonts-ttf/ttf/DejaVuSans.ttf', bold: 'dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf' },
-  cjk: { regular: '@expo-google-fonts/noto-sans-jp/400Regular/NotoSansJP_400Regular.ttf', bold: '@expo-google-fonts/noto-sans-jp/700Bold/NotoSansJP_700Bold.ttf' },
+  cjk: {
+    regular: '@expo-google-fonts/noto-sans-jp/400Regular/NotoSansJP_400Regular.ttf',
+    bold: '@expo-google-fonts/noto-sans-jp/700Bold/NotoSansJP_700Bold.ttf',
+  },
 };
 
 // bwip-js's typings say loadFont returns nothing; it returns the font id.

@@ -34,11 +34,15 @@ const M = 10; // margin
 const W = LABEL_WIDTH_PT - 2 * M;
 
 function addressLines(a: LabelAddress, withCountry: boolean, labelText: (v: string | null | undefined) => string): string[] {
-  const cityLine = [labelText(a.city), [labelText(a.state), labelText(a.postal_code)].filter(Boolean).join(' ')]
-    .filter(Boolean)
-    .join(', ');
-  return [labelText(a.name), labelText(a.company), labelText(a.street1), labelText(a.street2), cityLine, withCountry ? labelText(a.country).toUpperCase() : '']
-    .filter((l) => l.length > 0);
+  const cityLine = [labelText(a.city), [labelText(a.state), labelText(a.postal_code)].filter(Boolean).join(' ')].filter(Boolean).join(', ');
+  return [
+    labelText(a.name),
+    labelText(a.company),
+    labelText(a.street1),
+    labelText(a.street2),
+    cityLine,
+    withCountry ? labelText(a.country).toUpperCase() : '',
+  ].filter((l) => l.length > 0);
 }
 
 /**

@@ -33,7 +33,11 @@ const MODULE_PT = 2;
 
 export async function renderManifestDocument(data: ManifestDocumentData): Promise<Buffer> {
   const { PDFDocument } = await libs();
-  const doc = new PDFDocument({ size: 'LETTER', margin: PAGE.margin, info: { Title: `${data.kind === 'scan_form' ? 'SCAN Form' : 'Close report'} ${data.form_number}`, Producer: 'shipping service' } });
+  const doc = new PDFDocument({
+    size: 'LETTER',
+    margin: PAGE.margin,
+    info: { Title: `${data.kind === 'scan_form' ? 'SCAN Form' : 'Close report'} ${data.form_number}`, Producer: 'shipping service' },
+  });
   const chunks: Buffer[] = [];
   doc.on('data', (c: Buffer) => chunks.push(c));
   const done = new Promise<Buffer>((resolve, reject) => {
@@ -44,18 +48,34 @@ export async function renderManifestDocument(data: ManifestDocumentData): Promis
   const left = PAGE.margin;
   const width = PAGE.width - 2 * PAGE.margin;
   const text = (s: string, x: number, y: number, size = 10, bold = false) => {
-    doc.font(bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(size).fillColor('black').text(labelText(s), x, y, { lineBreak: false });
+    doc
+      .font(bold ? 'Helvetica-Bold' : 'Helvetica')
+      .fontSize(size)
+      .fillColor('black')
+      .text(labelText(s), x, y, { lineBreak: false });
   };
 
   const title = data.kind === 'scan_form' ? 'USPS SCAN FORM - PS Form 5630' : `${data.carrier_name.toUpperCase()} CLOSE REPORT`;
   text(title, left, PAGE.margin, 16, true);
-  text(data.kind === 'scan_form' ? 'Shipment Confirmation Acceptance Notice' : 'End-of-day close: every label listed below is tendered together', left, PAGE.margin + 22, 10);
+  text(
+    data.kind === 'scan_form' ? 'Shipment Confirmation Acceptance Notice' : 'End-of-day close: every label listed below is tendered together',
+    left,
+    PAGE.margin + 22,
+    10,
+  );
   if (data.sample) text('SAMPLE - TEST ENVIRONMENT - NOT FOR TENDER', left, PAGE.margin + 36, 10, true);
 
   let y = PAGE.margin + 58;
   const origin = data.origin;
   const from = origin
-    ? [origin.company, origin.name, origin.street1, origin.street2, [origin.city, origin.state, origin.postal_code].filter(Boolean).join(' '), origin.country].filter((l): l is string => Boolean(l))
+    ? [
+        origin.company,
+        origin.name,
+        origin.street1,
+        origin.street2,
+        [origin.city, origin.state, origin.postal_code].filter(Boolean).join(' '),
+        origin.country,
+      ].filter((l): l is string => Boolean(l))
     : ['(no origin address on file)'];
   text('MAILER / ORIGIN', left, y, 8, true);
   from.forEach((line, i) => text(line, left, y + 11 + i * 12, 10));
@@ -84,7 +104,12 @@ export async function renderManifestDocument(data: ManifestDocumentData): Promis
   });
   doc.fill('black');
   text(data.form_number, left + 10 * MODULE_PT, y + barHeight + 4, 11, true);
-  text(data.kind === 'scan_form' ? 'Scan this barcode once to accept every parcel on this form.' : 'Close number', left + 10 * MODULE_PT + modules * MODULE_PT + 20, y + 24, 9);
+  text(
+    data.kind === 'scan_form' ? 'Scan this barcode once to accept every parcel on this form.' : 'Close number',
+    left + 10 * MODULE_PT + modules * MODULE_PT + 20,
+    y + 24,
+    9,
+  );
   y += barHeight + 30;
 
   const cols = { n: left, tracking: left + 34, service: left + 250, weight: left + 410 } as const;
@@ -93,7 +118,11 @@ export async function renderManifestDocument(data: ManifestDocumentData): Promis
     text('TRACKING NUMBER', cols.tracking, y, 8, true);
     text('SERVICE', cols.service, y, 8, true);
     text('WEIGHT', cols.weight, y, 8, true);
-    doc.moveTo(left, y + 11).lineTo(left + width, y + 11).lineWidth(0.5).stroke('black');
+    doc
+      .moveTo(left, y + 11)
+      .lineTo(left + width, y + 11)
+      .lineWidth(0.5)
+      .stroke('black');
     y += 16;
   };
   header();

@@ -8,7 +8,15 @@ import { carrier as uspsCarrier, uspsTrackingNumber } from '../../carriers/usps/
 import { labelCarrierParts, labelMarks, renderLabel, type LabelData } from './index.js';
 import { layoutLabel } from './labels.layout.js';
 
-const shipTo = { name: 'Ada Lovelace', street1: '350 Fifth Avenue', street2: 'Suite 4500', city: 'New York', state: 'NY', postal_code: '10118-0001', country: 'US' };
+const shipTo = {
+  name: 'Ada Lovelace',
+  street1: '350 Fifth Avenue',
+  street2: 'Suite 4500',
+  city: 'New York',
+  state: 'NY',
+  postal_code: '10118-0001',
+  country: 'US',
+};
 const ups = (): LabelData => {
   const tn = upsTrackingNumber('shp_marks', 'ups_next_day_air');
   return {
@@ -42,7 +50,9 @@ describe('handling marks and references on the label', () => {
       'LITHIUM ION BATTERIES IN EQUIPMENT UN3481 PI967',
     ]);
     // 80 oz of dry ice is 2.3 kg.
-    expect(labelMarks({ signature: 'none', saturday_delivery: false, dangerous_goods: { category: 'dry_ice', dry_ice_weight_oz: 80 } })).toEqual(['DRY ICE UN1845 NET 2.3 KG']);
+    expect(labelMarks({ signature: 'none', saturday_delivery: false, dangerous_goods: { category: 'dry_ice', dry_ice_weight_oz: 80 } })).toEqual([
+      'DRY ICE UN1845 NET 2.3 KG',
+    ]);
     expect(labelMarks({ signature: 'none', saturday_delivery: false, dangerous_goods: null })).toEqual([]);
     expect(labelMarks(null)).toEqual([]);
   });
@@ -75,7 +85,10 @@ describe.runIf(zbar)('with every mark the barcode still scans (zbarimg)', () => 
   const scan = (image: Buffer) => {
     const file = path.join(dir, `m-${++seq}.png`);
     writeFileSync(file, image);
-    return execFileSync('zbarimg', ['--quiet', '--raw', '-Sdisable', '-Scode128.enable', file], { encoding: 'latin1', stdio: ['ignore', 'pipe', 'ignore'] }).replace(/\n$/, '');
+    return execFileSync('zbarimg', ['--quiet', '--raw', '-Sdisable', '-Scode128.enable', file], {
+      encoding: 'latin1',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).replace(/\n$/, '');
   };
   // Four marks (a long one) and references on a test label: the most a label carries.
   const crowded = (): LabelData => ({ ...ups(), sample: true, marks: [...ups().marks!, 'LIMITED QUANTITY - GROUND ONLY'] });
@@ -92,7 +105,16 @@ describe.runIf(zbar)('with every mark the barcode still scans (zbarimg)', () => 
 
   it('USPS IMpb with a signature mark', async () => {
     const tn = uspsTrackingNumber('shp_m2', 'usps_priority_mail');
-    const data: LabelData = { ...ups(), carrier: 'usps', carrier_name: 'USPS', service_code: 'usps_priority_mail', service_name: 'Priority Mail', tracking_number: tn, marks: ['SIGNATURE REQUIRED'], carrier_parts: labelCarrierParts(uspsCarrier.label, tn, shipTo) };
+    const data: LabelData = {
+      ...ups(),
+      carrier: 'usps',
+      carrier_name: 'USPS',
+      service_code: 'usps_priority_mail',
+      service_name: 'Priority Mail',
+      tracking_number: tn,
+      marks: ['SIGNATURE REQUIRED'],
+      carrier_parts: labelCarrierParts(uspsCarrier.label, tn, shipTo),
+    };
     expect(scan((await renderLabel(data, 'png_4x6')).body)).toBe(`42010118\x1d${tn}`);
   });
 });

@@ -38,7 +38,8 @@ export async function convertCarrierLabels(labels: readonly CarrierLabelImage[],
   }
   const bodies = converted.map((c) => c.body);
   try {
-    const body = wanted === 'zpl_4x6' ? await mergeLabelFiles(bodies, 'zpl') : wanted === 'png_4x6' ? await stackPngs(bodies) : await mergeLabelFiles(bodies, 'pdf');
+    const body =
+      wanted === 'zpl_4x6' ? await mergeLabelFiles(bodies, 'zpl') : wanted === 'png_4x6' ? await stackPngs(bodies) : await mergeLabelFiles(bodies, 'pdf');
     return { ...converted[0]!, body };
   } catch {
     // A carrier's file we cannot read is a 422 (label_format_unavailable), never a 500.
@@ -56,7 +57,7 @@ async function stackPngs(images: readonly Buffer[]): Promise<Buffer> {
   out.data.fill(0xff);
   let top = 0;
   for (const d of decoded) {
-    for (let row = 0; row < d.height; row++) d.data.copy(out.data, ((top + row) * width) * 4, row * d.width * 4, (row + 1) * d.width * 4);
+    for (let row = 0; row < d.height; row++) d.data.copy(out.data, (top + row) * width * 4, row * d.width * 4, (row + 1) * d.width * 4);
     top += d.height;
   }
   return PNG.sync.write(out);

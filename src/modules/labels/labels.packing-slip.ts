@@ -25,7 +25,9 @@ const PAGE = { width: 612, height: 792, margin: 48 } as const;
 const ROW_PT = 16;
 
 function addressLines(a: LabelAddress): string[] {
-  return [a.company, a.name, a.street1, a.street2, [a.city, a.state, a.postal_code].filter(Boolean).join(' '), a.country].filter((l): l is string => Boolean(l));
+  return [a.company, a.name, a.street1, a.street2, [a.city, a.state, a.postal_code].filter(Boolean).join(' '), a.country].filter((l): l is string =>
+    Boolean(l),
+  );
 }
 
 export async function renderPackingSlip(data: PackingSlipData): Promise<Buffer> {
@@ -64,7 +66,11 @@ export async function renderPackingSlip(data: PackingSlipData): Promise<Buffer> 
     text('SKU', cols.sku, y, 8, true);
     text('ITEM', cols.name, y, 8, true);
     text('UNIT WEIGHT', cols.weight, y, 8, true);
-    doc.moveTo(left, y + 11).lineTo(left + width, y + 11).lineWidth(0.5).stroke('black');
+    doc
+      .moveTo(left, y + 11)
+      .lineTo(left + width, y + 11)
+      .lineWidth(0.5)
+      .stroke('black');
     y += 16;
   };
   header();

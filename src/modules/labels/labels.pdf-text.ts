@@ -60,7 +60,11 @@ function runsOf(text: string): Run[] {
 /** The width pdfkit will give the text at this size. */
 export function pdfTextWidth(doc: PDFKit.PDFDocument, text: string, size: number, bold: boolean): number {
   let w = 0;
-  for (const run of runsOf(text)) w += doc.font(fontName(doc, run.font, bold)).fontSize(size).widthOfString(run.text);
+  for (const run of runsOf(text))
+    w += doc
+      .font(fontName(doc, run.font, bold))
+      .fontSize(size)
+      .widthOfString(run.text);
   return w;
 }
 
@@ -68,11 +72,25 @@ export function pdfTextWidth(doc: PDFKit.PDFDocument, text: string, size: number
  * One line of text with its top at (x, y) (pdfkit's usual placement), aligned in `width`;
  * never wrapped. The fill colour is the caller's.
  */
-export function drawPdfText(doc: PDFKit.PDFDocument, text: string, x: number, y: number, size: number, bold: boolean, align: 'left' | 'center' | 'right' = 'left', width = 0): void {
+export function drawPdfText(
+  doc: PDFKit.PDFDocument,
+  text: string,
+  x: number,
+  y: number,
+  size: number,
+  bold: boolean,
+  align: 'left' | 'center' | 'right' = 'left',
+  width = 0,
+): void {
   const runs = runsOf(text);
   if (runs.length === 0) return;
   const only = runs.length === 1 && runs[0]!.font === 'std';
-  const total = only ? doc.font(fontName(doc, 'std', bold)).fontSize(size).widthOfString(text) : pdfTextWidth(doc, text, size, bold);
+  const total = only
+    ? doc
+        .font(fontName(doc, 'std', bold))
+        .fontSize(size)
+        .widthOfString(text)
+    : pdfTextWidth(doc, text, size, bold);
   let at = align === 'center' ? x + (width - total) / 2 : align === 'right' ? x + width - total : x;
   if (only) {
     doc.text(text, at, y, { lineBreak: false });

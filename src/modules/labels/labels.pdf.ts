@@ -11,13 +11,16 @@ import type { LabelData } from './labels.types.js';
  */
 export type PdfPage = 'label_4x6' | 'letter';
 
-
 function draw(doc: PDFKit.PDFDocument, prims: Primitive[]): void {
   for (const p of prims) {
     switch (p.kind) {
       case 'box':
         if (p.fill) doc.rect(p.x, p.y, p.w, p.h).fill('black');
-        else doc.lineWidth(p.line).rect(p.x + p.line / 2, p.y + p.line / 2, p.w - p.line, p.h - p.line).stroke('black');
+        else
+          doc
+            .lineWidth(p.line)
+            .rect(p.x + p.line / 2, p.y + p.line / 2, p.w - p.line, p.h - p.line)
+            .stroke('black');
         break;
       case 'text':
         doc.fillColor(p.inverse ? 'white' : 'black');

@@ -120,7 +120,16 @@ function encodePng1Bit(ink: Uint8Array, height = PNG_HEIGHT): Buffer {
     for (let xb = 0; xb < full; xb++, i += 8) {
       // Greyscale 1-bit: 1 = white, so a byte is the inverted ink bits.
       raw[out + xb] =
-        ~((ink[i]! << 7) | (ink[i + 1]! << 6) | (ink[i + 2]! << 5) | (ink[i + 3]! << 4) | (ink[i + 4]! << 3) | (ink[i + 5]! << 2) | (ink[i + 6]! << 1) | ink[i + 7]!) & 0xff;
+        ~(
+          (ink[i]! << 7) |
+          (ink[i + 1]! << 6) |
+          (ink[i + 2]! << 5) |
+          (ink[i + 3]! << 4) |
+          (ink[i + 4]! << 3) |
+          (ink[i + 5]! << 2) |
+          (ink[i + 6]! << 1) |
+          ink[i + 7]!
+        ) & 0xff;
     }
     if (full < rowBytes) {
       let byte = 0xff;

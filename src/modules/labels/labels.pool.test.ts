@@ -3,20 +3,21 @@ import { upsTrackingNumber } from '../../carriers/ups/tracking-numbers.js';
 import { carrier as ups } from '../../carriers/ups/index.js';
 import { createLabelRenderPool, labelCarrierParts, renderLabel, type LabelData, type LabelFormat } from './index.js';
 
-const label = (i: number): LabelData => withParts({
-  shipment_id: `shp_${i}`,
-  tracking_number: upsTrackingNumber(`shp_${i}`, 'ups_ground'),
-  carrier: 'ups',
-  carrier_name: 'UPS',
-  service_code: 'ups_ground',
-  service_name: 'UPS Ground',
-  zone: '4',
-  weight_oz: 12,
-  ship_date: '2026-03-05',
-  ship_from: { name: 'Acme', street1: '1 Main St', city: 'Palo Alto', state: 'CA', postal_code: '94301', country: 'US' },
-  ship_to: { name: `Buyer ${i}`, street1: '350 Fifth Avenue', city: 'New York', state: 'NY', postal_code: '10118', country: 'US' },
-  sample: false,
-});
+const label = (i: number): LabelData =>
+  withParts({
+    shipment_id: `shp_${i}`,
+    tracking_number: upsTrackingNumber(`shp_${i}`, 'ups_ground'),
+    carrier: 'ups',
+    carrier_name: 'UPS',
+    service_code: 'ups_ground',
+    service_name: 'UPS Ground',
+    zone: '4',
+    weight_oz: 12,
+    ship_date: '2026-03-05',
+    ship_from: { name: 'Acme', street1: '1 Main St', city: 'Palo Alto', state: 'CA', postal_code: '94301', country: 'US' },
+    ship_to: { name: `Buyer ${i}`, street1: '350 Fifth Avenue', city: 'New York', state: 'NY', postal_code: '10118', country: 'US' },
+    sample: false,
+  });
 
 function withParts(data: Omit<LabelData, 'carrier_parts'>): LabelData {
   return { ...data, carrier_parts: labelCarrierParts(ups.label, data.tracking_number, data.ship_to) };

@@ -30,8 +30,25 @@ const base: LabelData = presented({
   zone: '5',
   weight_oz: 35.2,
   ship_date: '2026-03-05',
-  ship_from: { name: 'Acme Fulfilment', company: 'Acme Inc.', street1: '1 Main St', city: 'Palo Alto', state: 'CA', postal_code: '94301', country: 'US', phone: '+1 650 555 0100' },
-  ship_to: { name: 'Ada Lovelace', street1: '350 Fifth Avenue', street2: 'Suite 4500', city: 'New York', state: 'NY', postal_code: '10118-0001', country: 'US' },
+  ship_from: {
+    name: 'Acme Fulfilment',
+    company: 'Acme Inc.',
+    street1: '1 Main St',
+    city: 'Palo Alto',
+    state: 'CA',
+    postal_code: '94301',
+    country: 'US',
+    phone: '+1 650 555 0100',
+  },
+  ship_to: {
+    name: 'Ada Lovelace',
+    street1: '350 Fifth Avenue',
+    street2: 'Suite 4500',
+    city: 'New York',
+    state: 'NY',
+    postal_code: '10118-0001',
+    country: 'US',
+  },
   reference: 'ord_123',
   sample: false,
 });
@@ -46,8 +63,22 @@ const carriers: Array<{ name: string; data: LabelData; decodes: string }> = (() 
     zone: 'INTL-2',
     ship_to: { name: 'Jürgen Müller', street1: 'Unter den Linden 1', city: 'Berlin', postal_code: '10117', country: 'DE' },
   });
-  const ups: LabelData = presented({ ...base, carrier: 'ups', carrier_name: 'UPS', service_code: 'ups_ground', service_name: 'UPS Ground', tracking_number: upsTrackingNumber('shp_3', 'ups_ground') });
-  const fedex: LabelData = presented({ ...base, carrier: 'fedex', carrier_name: 'FedEx', service_code: 'fedex_2day', service_name: 'FedEx 2Day', tracking_number: fedexTrackingNumber('shp_4', 'fedex_2day') });
+  const ups: LabelData = presented({
+    ...base,
+    carrier: 'ups',
+    carrier_name: 'UPS',
+    service_code: 'ups_ground',
+    service_name: 'UPS Ground',
+    tracking_number: upsTrackingNumber('shp_3', 'ups_ground'),
+  });
+  const fedex: LabelData = presented({
+    ...base,
+    carrier: 'fedex',
+    carrier_name: 'FedEx',
+    service_code: 'fedex_2day',
+    service_name: 'FedEx 2Day',
+    tracking_number: fedexTrackingNumber('shp_4', 'fedex_2day'),
+  });
   const dhl: LabelData = presented({
     ...uspsIntl,
     carrier: 'dhl_express',
@@ -110,7 +141,9 @@ describe('PDF labels', () => {
   });
 
   it('a set has one page per label, in the label size', async () => {
-    const set = Array.from({ length: 7 }, (_, i) => presented({ ...base, shipment_id: `shp_${i}`, tracking_number: uspsTrackingNumber(`shp_${i}`, 'usps_priority_mail') }));
+    const set = Array.from({ length: 7 }, (_, i) =>
+      presented({ ...base, shipment_id: `shp_${i}`, tracking_number: uspsTrackingNumber(`shp_${i}`, 'usps_priority_mail') }),
+    );
     expect(pdfPages((await renderLabelSet(set, 'pdf_4x6')).body)).toHaveLength(7);
     const letter = await renderLabelSet(set, 'pdf_letter');
     expect(pdfPages(letter.body)).toEqual(Array.from({ length: 7 }, () => [612, 792]));
@@ -212,7 +245,14 @@ describe('text', () => {
   });
 
   it.each(LABEL_FORMATS)('%s: missing fields (no country, no tracking number, NaN weight) still render', async (format) => {
-    const data = presented({ ...base, tracking_number: '', weight_oz: Number.NaN, zone: null, reference: null, ship_to: { country: null } } as unknown as LabelData);
+    const data = presented({
+      ...base,
+      tracking_number: '',
+      weight_oz: Number.NaN,
+      zone: null,
+      reference: null,
+      ship_to: { country: null },
+    } as unknown as LabelData);
     expect((await renderLabel(data, format)).body.length).toBeGreaterThan(500);
   });
 
@@ -242,7 +282,10 @@ describe.runIf(zbar)('a scanner reads the tracking number back (zbarimg)', () =>
   function scan(image: Buffer): string {
     const file = path.join(dir, `label-${++seq}.png`);
     writeFileSync(file, image);
-    const out = execFileSync('zbarimg', ['--quiet', '--raw', '-Sdisable', '-Scode128.enable', file], { encoding: 'latin1', stdio: ['ignore', 'pipe', 'ignore'] });
+    const out = execFileSync('zbarimg', ['--quiet', '--raw', '-Sdisable', '-Scode128.enable', file], {
+      encoding: 'latin1',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     return out.replace(/\n$/, '');
   }
 
@@ -253,7 +296,10 @@ describe.runIf(zbar)('a scanner reads the tracking number back (zbarimg)', () =>
    * with its quiet zones (10 modules each side) before a scanner reads it.
    */
   async function printZpl(zpl: string): Promise<string[]> {
-    const formats = zpl.split('^XZ').filter((f) => f.includes('^XA')).map((f) => `${f}^XZ`);
+    const formats = zpl
+      .split('^XZ')
+      .filter((f) => f.includes('^XA'))
+      .map((f) => `${f}^XZ`);
     // ~9 MB of JavaScript and WebAssembly: loaded only where a scanner can read its output.
     const { zplToBase64MultipleAsync } = await import('zpl-renderer-js');
     const images = await zplToBase64MultipleAsync(zpl, 812 / 8, 1218 / 8, 8);
@@ -294,9 +340,18 @@ describe.runIf(zbar)('a scanner reads the tracking number back (zbarimg)', () =>
     const services = ['ups_ground', 'ups_3_day_select', 'ups_2nd_day_air', 'ups_next_day_air', 'ups_worldwide_saver', 'ups_ground'];
     const labels = Array.from({ length: 10 }, (_, i) => {
       const service = services[i % services.length]!;
-      return presented({ ...base, carrier: 'ups', carrier_name: 'UPS', service_code: service, service_name: service, tracking_number: upsTrackingNumber(`shp_sweep_${i}`, service), sample: i % 2 === 1 });
+      return presented({
+        ...base,
+        carrier: 'ups',
+        carrier_name: 'UPS',
+        service_code: service,
+        service_name: service,
+        tracking_number: upsTrackingNumber(`shp_sweep_${i}`, service),
+        sample: i % 2 === 1,
+      });
     });
-    const zpl = (await renderLabelSet(labels, 'zpl_4x6')).body.toString('utf8')
+    const zpl = (await renderLabelSet(labels, 'zpl_4x6')).body
+      .toString('utf8')
       .split('\n')
       .filter((line) => /^\^(XA|XZ|PW|LL|LH|CI)|\^BC/.test(line))
       .join('\n');
@@ -321,7 +376,12 @@ describe.runIf(zbar)('a scanner reads the tracking number back (zbarimg)', () =>
   });
 
   it('a ZPL set (test labels: the banners move the barcode up) prints every label, each with its own barcode', async () => {
-    const zpl = (await renderLabelSet(carriers.map((c) => ({ ...c.data, sample: true })), 'zpl_4x6')).body.toString('utf8');
+    const zpl = (
+      await renderLabelSet(
+        carriers.map((c) => ({ ...c.data, sample: true })),
+        'zpl_4x6',
+      )
+    ).body.toString('utf8');
     expect(await printZpl(zpl)).toEqual(carriers.map((c) => c.decodes));
   });
 });

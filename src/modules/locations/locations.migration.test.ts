@@ -19,7 +19,9 @@ afterAll(async () => {
 it('turns each workspace origin into its default location, in test and live', async () => {
   const db = database.db;
   const origin = { company: 'Acme', street1: '1 Market St', city: 'San Francisco', state: 'CA', postal_code: '94105', country: 'US' };
-  await sql`insert into workspaces (id, name, origin_address) values ('ws_with_origin', 'With', ${JSON.stringify(origin)}::jsonb), ('ws_without', 'Without', null)`.execute(db);
+  await sql`insert into workspaces (id, name, origin_address) values ('ws_with_origin', 'With', ${JSON.stringify(origin)}::jsonb), ('ws_without', 'Without', null)`.execute(
+    db,
+  );
   await locationIds.down(db); // its columns reference locations
   await migration.down(db);
   await migration.up(db);
@@ -46,7 +48,12 @@ it('gives what shipped from the origin its default location; an order with its o
     ('ord_at_origin', 'ws_orders', 'live', 'api', ${to}::jsonb, null, '[]'::jsonb, ${parcel}::jsonb),
     ('ord_own_address', 'ws_orders', 'live', 'api', ${to}::jsonb, ${JSON.stringify(origin)}::jsonb, '[]'::jsonb, ${parcel}::jsonb)`.execute(db);
   await locationIds.up(db);
-  const live = await db.selectFrom('locations').select('id').where('workspace_id', '=', 'ws_orders').where('environment', '=', 'live').executeTakeFirstOrThrow();
+  const live = await db
+    .selectFrom('locations')
+    .select('id')
+    .where('workspace_id', '=', 'ws_orders')
+    .where('environment', '=', 'live')
+    .executeTakeFirstOrThrow();
   const orders = await db.selectFrom('orders').select(['id', 'location_id']).where('workspace_id', '=', 'ws_orders').orderBy('id').execute();
   expect(orders).toEqual([
     { id: 'ord_at_origin', location_id: live.id },

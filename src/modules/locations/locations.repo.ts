@@ -22,7 +22,11 @@ export async function findDefaultLocation(executor: Executor, scope: Scope): Pro
 }
 
 export async function countLocations(executor: Executor, scope: Scope): Promise<number> {
-  const row = await executor.selectFrom('locations').select((eb) => eb.fn.countAll<string>().as('n')).where(inScope(scope)).executeTakeFirstOrThrow();
+  const row = await executor
+    .selectFrom('locations')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where(inScope(scope))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 

@@ -13,7 +13,17 @@ const address = { company: 'Acme', street1: '350 5th Ave', city: 'New York', sta
 const body = (over: Record<string, unknown> = {}) => ({ name: 'Manhattan', address, timezone: 'America/New_York', pickup_cutoff: '17:00', ...over });
 const create = (t: Tenant, payload: Record<string, unknown>) => app.inject({ method: 'POST', url: '/v1/locations', headers: t.headers, payload });
 const rate = (t: Tenant, payload: Record<string, unknown>) =>
-  app.inject({ method: 'POST', url: '/v1/rates/query', headers: t.headers, payload: { ship_to: { postal_code: '94105', country: 'US' }, parcel: { weight_oz: 16, length_in: 8, width_in: 6, height_in: 4 }, services: ['usps_priority_mail'], ...payload } });
+  app.inject({
+    method: 'POST',
+    url: '/v1/rates/query',
+    headers: t.headers,
+    payload: {
+      ship_to: { postal_code: '94105', country: 'US' },
+      parcel: { weight_oz: 16, length_in: 8, width_in: 6, height_in: 4 },
+      services: ['usps_priority_mail'],
+      ...payload,
+    },
+  });
 const eta = (res: { json(): any }) => res.json().data[0].delivery.estimated_delivery_date as string;
 
 describe('locations', () => {
@@ -23,7 +33,14 @@ describe('locations', () => {
     expect(res.statusCode, res.body).toBe(201);
     const first = res.json();
     expect(first.id).toMatch(/^loc_[0-9a-z]{26}$/);
-    expect(first).toMatchObject({ name: 'Manhattan', address: { ...address, country: 'US' }, timezone: 'America/New_York', pickup_cutoff: '17:00', is_default: true, return_address: { city: 'Newark' } });
+    expect(first).toMatchObject({
+      name: 'Manhattan',
+      address: { ...address, country: 'US' },
+      timezone: 'America/New_York',
+      pickup_cutoff: '17:00',
+      is_default: true,
+      return_address: { city: 'Newark' },
+    });
     const second = (await create(t, body({ name: 'Reno', timezone: 'America/Los_Angeles', pickup_cutoff: '16:30' }))).json();
     expect(second.is_default).toBe(false);
     const list = (await app.inject({ method: 'GET', url: '/v1/locations', headers: t.headers })).json();
@@ -56,7 +73,7 @@ describe('locations', () => {
     expect(undefault.statusCode).toBe(400);
   });
 
-  it('tenancy: another workspace\'s location is 404 (read, change, delete, rate with it); test and live are apart', async () => {
+  it("tenancy: another workspace's location is 404 (read, change, delete, rate with it); test and live are apart", async () => {
     const owner = await createTenant(app);
     const loc = (await create(owner, body())).json();
     await expectV1AuthMatrix(app, { method: 'GET', url: `/v1/locations/${loc.id}` }, { owner, otherWorkspaceResource: true });

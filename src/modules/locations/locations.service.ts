@@ -47,7 +47,8 @@ function checkLocation(input: Partial<CreateLocationInput>): ErrorDetail[] {
   const details: ErrorDetail[] = [];
   if (input.timezone !== undefined && !isTimeZone(input.timezone)) details.push({ field: 'timezone', message: 'is not an IANA time zone (America/New_York)' });
   if (input.address) {
-    for (const f of ['street1', 'city', 'country'] as const) if (!input.address[f]) details.push({ field: `address.${f}`, message: 'is required for a location' });
+    for (const f of ['street1', 'city', 'country'] as const)
+      if (!input.address[f]) details.push({ field: `address.${f}`, message: 'is required for a location' });
   }
   return details;
 }
@@ -142,7 +143,8 @@ export class LocationsService {
    */
   async locationIdFor(scope: Scope, id: string | undefined, executor: Executor = this.deps.db, field = 'location_id'): Promise<string | null> {
     const row = id !== undefined ? await repo.findLocation(executor, scope, id) : await repo.findDefaultLocation(executor, scope);
-    if (id !== undefined && !row) throw new AppError('not_found', `No such location: ${id}.`, { details: [{ field, message: 'is not a location of this workspace and environment' }] });
+    if (id !== undefined && !row)
+      throw new AppError('not_found', `No such location: ${id}.`, { details: [{ field, message: 'is not a location of this workspace and environment' }] });
     return row?.id ?? null;
   }
 
@@ -191,8 +193,15 @@ export class LocationsService {
   /** A location of this scope as a shipping origin; another workspace's (or none) is 404 naming `field`. */
   async origin(scope: Scope, id: string, field = 'location_id'): Promise<ShippingOrigin> {
     const row = await repo.findLocation(this.deps.db, scope, id);
-    if (!row) throw new AppError('not_found', `No such location: ${id}.`, { details: [{ field, message: 'is not a location of this workspace and environment' }] });
+    if (!row)
+      throw new AppError('not_found', `No such location: ${id}.`, { details: [{ field, message: 'is not a location of this workspace and environment' }] });
     const [h, m] = row.pickup_cutoff.split(':').map(Number);
-    return { id: row.id, address: { ...row.address, postal_code: row.address.postal_code ?? '' }, timezone: row.timezone, cutoff_minutes: h! * 60 + m!, is_default: row.is_default };
+    return {
+      id: row.id,
+      address: { ...row.address, postal_code: row.address.postal_code ?? '' },
+      timezone: row.timezone,
+      cutoff_minutes: h! * 60 + m!,
+      is_default: row.is_default,
+    };
   }
 }

@@ -17,7 +17,12 @@ beforeAll(async () => {
 const nyc = { company: 'Acme', street1: '350 5th Ave', city: 'New York', state: 'NY', postal_code: '10118', country: 'US' };
 const shipTo = { name: 'Ada Lovelace', street1: '1 Market St', city: 'San Francisco', state: 'CA', postal_code: '94105', country: 'US' };
 const location = async (t: Tenant, over: Record<string, unknown> = {}, headers = t.headers) => {
-  const res = await app.inject({ method: 'POST', url: '/v1/locations', headers, payload: { name: 'East', address: nyc, timezone: 'America/New_York', pickup_cutoff: '17:00', ...over } });
+  const res = await app.inject({
+    method: 'POST',
+    url: '/v1/locations',
+    headers,
+    payload: { name: 'East', address: nyc, timezone: 'America/New_York', pickup_cutoff: '17:00', ...over },
+  });
   expect(res.statusCode, res.body).toBe(201);
   return res.json() as { id: string; address: Record<string, string> };
 };
@@ -26,14 +31,20 @@ const order = (t: Tenant, over: Record<string, unknown> = {}) =>
     method: 'POST',
     url: '/v1/orders',
     headers: t.headers,
-    payload: { ship_to: shipTo, line_items: [{ sku: 'MUG', quantity: 1, weight_oz: 12 }], parcel: { weight_oz: 20, length_in: 10, width_in: 8, height_in: 4 }, ...over },
+    payload: {
+      ship_to: shipTo,
+      line_items: [{ sku: 'MUG', quantity: 1, weight_oz: 12 }],
+      parcel: { weight_oz: 20, length_in: 10, width_in: 8, height_in: 4 },
+      ...over,
+    },
   });
 const orderId = async (t: Tenant, over: Record<string, unknown> = {}) => {
   const res = await order(t, over);
   expect(res.statusCode, res.body).toBe(201);
   return res.json().id as string;
 };
-const buy = (t: Tenant, payload: Record<string, unknown>) => app.inject({ method: 'POST', url: '/v1/shipments', headers: t.headers, payload: { service_code: 'usps_priority_mail', ...payload } });
+const buy = (t: Tenant, payload: Record<string, unknown>) =>
+  app.inject({ method: 'POST', url: '/v1/shipments', headers: t.headers, payload: { service_code: 'usps_priority_mail', ...payload } });
 const bought = async (t: Tenant, payload: Record<string, unknown>) => {
   const res = await buy(t, payload);
   expect(res.statusCode, res.body).toBe(201);
@@ -89,7 +100,12 @@ describe('a purchase ships from its location', () => {
     await location(t);
     const west = await location(t, { name: 'West', timezone: 'America/Los_Angeles' });
     const id = await orderId(t);
-    const res = await app.inject({ method: 'POST', url: `/v1/orders/${id}/generate`, headers: t.headers, payload: { service_code: 'usps_priority_mail', location_id: west.id } });
+    const res = await app.inject({
+      method: 'POST',
+      url: `/v1/orders/${id}/generate`,
+      headers: t.headers,
+      payload: { service_code: 'usps_priority_mail', location_id: west.id },
+    });
     expect(res.statusCode, res.body).toBe(200);
     const shipments = (await app.inject({ method: 'GET', url: `/v1/shipments?order_id=${id}`, headers: t.headers })).json().data;
     expect(shipments[0].location_id).toBe(west.id);
@@ -124,8 +140,13 @@ describe('validation', () => {
       expect(res.statusCode, res.body).toBe(404);
       expect(res.json()).toMatchObject({ code: 'not_found', details: [{ field: 'location_id' }] });
       expect((await app.inject({ method: 'GET', url: `/v1/orders/${oid}`, headers: t.headers })).json().status).toBe('awaiting_fulfillment');
-      expect((await app.inject({ method: 'POST', url: '/v1/manifests', headers: t.headers, payload: { carrier: 'usps', location_id: id } })).statusCode).toBe(404);
-      expect((await app.inject({ method: 'POST', url: '/v1/batches', headers: t.headers, payload: { type: 'purchase_labels', order_ids: [oid], location_id: id } })).statusCode).toBe(404);
+      expect((await app.inject({ method: 'POST', url: '/v1/manifests', headers: t.headers, payload: { carrier: 'usps', location_id: id } })).statusCode).toBe(
+        404,
+      );
+      expect(
+        (await app.inject({ method: 'POST', url: '/v1/batches', headers: t.headers, payload: { type: 'purchase_labels', order_ids: [oid], location_id: id } }))
+          .statusCode,
+      ).toBe(404);
     }
   });
 });
@@ -156,7 +177,11 @@ describe('end of day per location', () => {
     clock = MORNING;
     const t = await createTenant(app);
     const east = await location(t);
-    const west = await location(t, { name: 'West', address: { ...nyc, street1: '1 Logistics Way', city: 'Reno', state: 'NV', postal_code: '89502' }, timezone: 'America/Los_Angeles' });
+    const west = await location(t, {
+      name: 'West',
+      address: { ...nyc, street1: '1 Logistics Way', city: 'Reno', state: 'NV', postal_code: '89502' },
+      timezone: 'America/Los_Angeles',
+    });
     const e1 = await bought(t, { order_id: await orderId(t) });
     const e2 = await bought(t, { order_id: await orderId(t), location_id: east.id });
     const w1 = await bought(t, { order_id: await orderId(t, { location_id: west.id }) });
@@ -172,7 +197,12 @@ describe('end of day per location', () => {
     expect((await app.inject({ method: 'GET', url: `/v1/shipments/${w1.id}`, headers: t.headers })).json().manifest_id).toBeNull();
 
     // Listed on another location's form, a label is rejected with its reason.
-    const wrong = await app.inject({ method: 'POST', url: '/v1/manifests', headers: t.headers, payload: { carrier: 'usps', location_id: east.id, shipment_ids: [w1.id] } });
+    const wrong = await app.inject({
+      method: 'POST',
+      url: '/v1/manifests',
+      headers: t.headers,
+      payload: { carrier: 'usps', location_id: east.id, shipment_ids: [w1.id] },
+    });
     expect(wrong.statusCode).toBe(422);
     expect(wrong.json().details[0]).toMatchObject({ code: 'location_mismatch', shipment_id: w1.id });
 
@@ -192,13 +222,23 @@ describe('end of day per location', () => {
     const west = await location(t, { name: 'West', address: reno, timezone: 'America/Los_Angeles' });
     // Tuesday 3 March, 13:00–17:00 in Reno.
     const window = { start: '2026-03-03T13:00:00-08:00', end: '2026-03-03T17:00:00-08:00' };
-    const res = await app.inject({ method: 'POST', url: '/v1/pickups', headers: t.headers, payload: { carrier: 'ups', location_id: west.id, window, package_count: 2 } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/v1/pickups',
+      headers: t.headers,
+      payload: { carrier: 'ups', location_id: west.id, window, package_count: 2 },
+    });
     expect(res.statusCode, res.body).toBe(201);
     expect(res.json()).toMatchObject({ location_id: west.id, address: reno });
     const byDefault = await app.inject({ method: 'POST', url: '/v1/pickups', headers: t.headers, payload: { carrier: 'ups', window, package_count: 1 } });
     expect(byDefault.json().address).toMatchObject(nyc);
     expect(ids(await app.inject({ method: 'GET', url: `/v1/pickups?location_id=${west.id}`, headers: t.headers }))).toEqual([res.json().id]);
-    const both = await app.inject({ method: 'POST', url: '/v1/pickups', headers: t.headers, payload: { carrier: 'ups', location_id: west.id, address: reno, window, package_count: 1 } });
+    const both = await app.inject({
+      method: 'POST',
+      url: '/v1/pickups',
+      headers: t.headers,
+      payload: { carrier: 'ups', location_id: west.id, address: reno, window, package_count: 1 },
+    });
     expect(both.statusCode).toBe(400);
     expect(both.json().details[0].field).toBe('location_id');
   });

@@ -23,7 +23,11 @@ export const MANIFEST_EXAMPLE = {
   shipment_ids: ['shp_01m855vxgqem0szrmwkjs6ghzy'],
   rejected: [
     { shipment_id: 'shp_01m855w0d4e8xb4sy0xqf3r3tq', code: 'voided', message: 'The label is voided.' },
-    { shipment_id: 'shp_01m855w0kkf2sb9ne4bh6kz1nx', code: 'carrier_mismatch', message: 'The label is ups\'s (account ca_01m855vx0ups00000000000001), not this manifest\'s.' },
+    {
+      shipment_id: 'shp_01m855w0kkf2sb9ne4bh6kz1nx',
+      code: 'carrier_mismatch',
+      message: "The label is ups's (account ca_01m855vx0ups00000000000001), not this manifest's.",
+    },
   ],
   documents: [{ type: 'scan_form', url: 'http://localhost:3000/v1/manifests/man_01m856a1r5fkq9xp4t3w8c2v7n/document' }],
   form_number: '9275090512345678901234',

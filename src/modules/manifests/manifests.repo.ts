@@ -9,8 +9,24 @@ import './manifests.tables.js';
 
 /** Every column but the document bytes (lists and reads never carry them). */
 const COLUMNS = [
-  'id', 'workspace_id', 'environment', 'carrier', 'carrier_account_id', 'ship_date', 'status', 'shipment_ids', 'rejected', 'batch_id', 'location_id',
-  'document_type', 'document_content_type', 'carrier_manifest_id', 'error', 'ready_at', 'created_at', 'updated_at',
+  'id',
+  'workspace_id',
+  'environment',
+  'carrier',
+  'carrier_account_id',
+  'ship_date',
+  'status',
+  'shipment_ids',
+  'rejected',
+  'batch_id',
+  'location_id',
+  'document_type',
+  'document_content_type',
+  'carrier_manifest_id',
+  'error',
+  'ready_at',
+  'created_at',
+  'updated_at',
 ] as const;
 export type ManifestSummaryRow = Omit<ManifestRow, 'document'>;
 
@@ -25,7 +41,12 @@ export async function findManifest(executor: Executor, scope: Scope, id: string,
 }
 
 export async function findManifestDocument(executor: Executor, scope: Scope, id: string) {
-  return executor.selectFrom('manifests').select(['id', 'status', 'document', 'document_content_type', 'document_type', 'carrier_manifest_id']).where(inScope(scope)).where('id', '=', id).executeTakeFirst();
+  return executor
+    .selectFrom('manifests')
+    .select(['id', 'status', 'document', 'document_content_type', 'document_type', 'carrier_manifest_id'])
+    .where(inScope(scope))
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 export async function updateManifest(executor: Executor, id: string, patch: Updateable<ManifestsTable>): Promise<ManifestSummaryRow> {

@@ -45,13 +45,22 @@ async function createOrder(t: Tenant): Promise<string> {
   return res.json().id;
 }
 
-async function buy(t: Tenant, service = 'usps_ground_advantage'): Promise<{ id: string; tracking_number: string; carrier_account_id: string; manifest_id: string | null }> {
-  const res = await app.inject({ method: 'POST', url: '/v1/shipments', headers: t.headers, payload: { order_id: await createOrder(t), service_code: service } });
+async function buy(
+  t: Tenant,
+  service = 'usps_ground_advantage',
+): Promise<{ id: string; tracking_number: string; carrier_account_id: string; manifest_id: string | null }> {
+  const res = await app.inject({
+    method: 'POST',
+    url: '/v1/shipments',
+    headers: t.headers,
+    payload: { order_id: await createOrder(t), service_code: service },
+  });
   expect(res.statusCode, res.body).toBe(201);
   return res.json();
 }
 
-const post = (t: Tenant, payload: Record<string, unknown>, headers: Record<string, string> = {}) => app.inject({ method: 'POST', url: '/v1/manifests', headers: { ...t.headers, ...headers }, payload });
+const post = (t: Tenant, payload: Record<string, unknown>, headers: Record<string, string> = {}) =>
+  app.inject({ method: 'POST', url: '/v1/manifests', headers: { ...t.headers, ...headers }, payload });
 const get = (t: Tenant, url: string) => app.inject({ method: 'GET', url, headers: t.headers });
 
 async function ready(t: Tenant, id: string) {
@@ -74,12 +83,23 @@ describe('POST /v1/manifests', () => {
     const res = await post(t, { carrier: 'usps' });
     expect(res.statusCode, res.body).toBe(202);
     const created = res.json();
-    expect(created).toMatchObject({ carrier: 'usps', carrier_account_id: a.carrier_account_id, ship_date: TODAY, status: 'pending', rejected: [], documents: [] });
+    expect(created).toMatchObject({
+      carrier: 'usps',
+      carrier_account_id: a.carrier_account_id,
+      ship_date: TODAY,
+      status: 'pending',
+      rejected: [],
+      documents: [],
+    });
     expect(created.id).toMatch(/^man_[0-9a-z]{26}$/);
     expect(new Set(created.shipment_ids)).toEqual(new Set([a.id, b.id]));
 
     const done = await ready(t, created.id);
-    expect(done).toMatchObject({ status: 'ready', documents: [{ type: 'scan_form', url: `${app.deps.config.publicBaseUrl}/v1/manifests/${created.id}/document` }], error: null });
+    expect(done).toMatchObject({
+      status: 'ready',
+      documents: [{ type: 'scan_form', url: `${app.deps.config.publicBaseUrl}/v1/manifests/${created.id}/document` }],
+      error: null,
+    });
     expect(done.form_number).toMatch(/^92\d{20}$/);
     for (const s of [a, b]) expect((await get(t, `/v1/shipments/${s.id}`)).json().manifest_id).toBe(created.id);
     expect((await get(t, `/v1/shipments/${voided.id}`)).json().manifest_id).toBeNull();
@@ -92,7 +112,7 @@ describe('POST /v1/manifests', () => {
     expect((await post(t, { carrier: 'usps', ship_date: '2026-03-03' })).json().code).toBe('no_eligible_shipments');
   });
 
-  it('with a list: a voided label, another workspace\'s, another carrier\'s and one already manifested are rejected, the rest listed', async () => {
+  it("with a list: a voided label, another workspace's, another carrier's and one already manifested are rejected, the rest listed", async () => {
     const t = await createTenant(app);
     const other = await createTenant(app);
     const ok = await buy(t);
@@ -136,11 +156,18 @@ describe('POST /v1/manifests', () => {
     expect((await get(t, '/v1/manifests')).json().data).toEqual([]);
   });
 
-  it('from a batch: the batch\'s labels', async () => {
+  it("from a batch: the batch's labels", async () => {
     const t = await createTenant(app);
     const loose = await buy(t);
     const orderIds = [await createOrder(t), await createOrder(t)];
-    const batch = (await app.inject({ method: 'POST', url: '/v1/batches', headers: t.headers, payload: { type: 'purchase_labels', order_ids: orderIds, service_code: 'usps_ground_advantage' } })).json();
+    const batch = (
+      await app.inject({
+        method: 'POST',
+        url: '/v1/batches',
+        headers: t.headers,
+        payload: { type: 'purchase_labels', order_ids: orderIds, service_code: 'usps_ground_advantage' },
+      })
+    ).json();
     const finished = await eventually(async () => {
       const b = (await get(t, `/v1/batches/${batch.id}`)).json();
       return b.status === 'completed' ? b : undefined;
@@ -173,16 +200,26 @@ describe('POST /v1/manifests', () => {
     expect((await get(t, `/v1/shipments/${s.id}`)).json().status).toBe('label_purchased');
   });
 
-  it('manifest.ready is delivered to the workspace\'s webhook endpoint', async () => {
+  it("manifest.ready is delivered to the workspace's webhook endpoint", async () => {
     const t = await createTenant(app);
-    const hook = await app.inject({ method: 'POST', url: '/v1/webhooks', headers: t.headers, payload: { url: receiver.url(`/eod-${t.workspaceId}`), events: ['manifest.ready'] } });
+    const hook = await app.inject({
+      method: 'POST',
+      url: '/v1/webhooks',
+      headers: t.headers,
+      payload: { url: receiver.url(`/eod-${t.workspaceId}`), events: ['manifest.ready'] },
+    });
     expect(hook.statusCode, hook.body).toBe(201);
     const s = await buy(t);
     const m = (await post(t, { carrier: 'usps' })).json();
     const delivery = await eventually(async () => receiver.at(`/eod-${t.workspaceId}`)[0], 'manifest.ready delivered');
     const body = JSON.parse(delivery.body);
     expect(delivery.headers['x-service-event-type']).toBe('manifest.ready');
-    expect(body).toMatchObject({ type: 'manifest.ready', workspace_id: t.workspaceId, environment: 'test', data: { manifest: { id: m.id, status: 'ready', shipment_ids: [s.id], documents: [{ type: 'scan_form' }] } } });
+    expect(body).toMatchObject({
+      type: 'manifest.ready',
+      workspace_id: t.workspaceId,
+      environment: 'test',
+      data: { manifest: { id: m.id, status: 'ready', shipment_ids: [s.id], documents: [{ type: 'scan_form' }] } },
+    });
     expect(String(delivery.headers['x-service-signature'])).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
   });
 
@@ -264,7 +301,10 @@ describe('GET /v1/manifests/:id/document', () => {
     const file = path.join(dir, `${m.id}.pdf`);
     writeFileSync(file, pdf);
     execFileSync('pdftoppm', ['-r', '150', '-gray', '-png', '-f', '1', '-l', '1', '-singlefile', file, path.join(dir, `${m.id}-1`)]);
-    const scanned = execFileSync('zbarimg', ['--quiet', '--raw', '-Sdisable', '-Scode128.enable', path.join(dir, `${m.id}-1.png`)], { encoding: 'latin1', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    const scanned = execFileSync('zbarimg', ['--quiet', '--raw', '-Sdisable', '-Scode128.enable', path.join(dir, `${m.id}-1.png`)], {
+      encoding: 'latin1',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
     expect(scanned).toBe(m.form_number);
     const text = pdfText(file);
     expect(text).toContain('PS Form 5630');

@@ -10,7 +10,7 @@ const CREATE_DESCRIPTION =
   'Without `shipment_ids` or `batch_id`: every live label of the account and ship date on no manifest yet. Listed labels that cannot go on the form are in `rejected` ' +
   '(already_manifested, voided, carrier_mismatch, ship_date_mismatch, not_found; later carrier_rejected when the carrier leaves one off), so one bad label never sinks the form; ' +
   'none eligible is 422 `no_eligible_shipments` with a detail per label. A carrier that offers no manifests is 422 `capability_unavailable`. ' +
-  'USPS: a SCAN form (PS Form 5630: one barcode for every parcel); others: a close report. An api account whose driver closes at the carrier (USPS SCAN form, FedEx Ground close) gets the carrier\'s own form. ' +
+  "USPS: a SCAN form (PS Form 5630: one barcode for every parcel); others: a close report. An api account whose driver closes at the carrier (USPS SCAN form, FedEx Ground close) gets the carrier's own form. " +
   'A label on a manifest cannot be voided (409 invalid_state). Send an Idempotency-Key to make retries safe.';
 
 /** Manifests, mounted under /v1 (API key) and /api/admin (the dashboard's End of day page). */
@@ -23,7 +23,7 @@ export async function manifestsRoutes(app: App, opts: { surface: Surface; servic
   app.post('/manifests', {
     schema: {
       operationId: op('createManifest'),
-      summary: 'Manifest the day\'s labels (USPS SCAN form, others a close report)',
+      summary: "Manifest the day's labels (USPS SCAN form, others a close report)",
       description: CREATE_DESCRIPTION,
       tags,
       security,
@@ -57,13 +57,16 @@ export async function manifestsRoutes(app: App, opts: { surface: Surface; servic
   app.get('/manifests/:id/document', {
     schema: {
       operationId: op('getManifestDocument'),
-      summary: 'Download the manifest\'s form (PDF): the SCAN form or close report to hand to the driver',
+      summary: "Download the manifest's form (PDF): the SCAN form or close report to hand to the driver",
       description: '409 invalid_state while the manifest is pending or when it failed.',
       tags,
       security,
       params: ManifestIdParams,
       response: {
-        200: { description: 'The form (Content-Disposition names the file).', content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } } },
+        200: {
+          description: 'The form (Content-Disposition names the file).',
+          content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } },
+        },
         ...errors(404, 409),
       },
     },

@@ -86,10 +86,12 @@ export class ManifestsService {
   /** POST /v1/manifests → 202 with the pending manifest (its shipment_ids and rejected already settled). */
   async create(ctx: ServiceContext, input: CreateManifestInput): Promise<Manifest> {
     const carrier = this.deps.carriers.get(input.carrier);
-    if (!carrier) throw validationError([{ field: 'carrier', message: `is not a carrier of this service (${this.deps.carriers.carriers.map((c) => c.slug).join(', ')})` }]);
+    if (!carrier)
+      throw validationError([{ field: 'carrier', message: `is not a carrier of this service (${this.deps.carriers.carriers.map((c) => c.slug).join(', ')})` }]);
     if (!carrier.end_of_day?.manifest) throw capabilityUnavailable(carrier, 'manifests');
     if (input.shipment_ids && input.batch_id) throw validationError([{ field: 'batch_id', message: 'give shipment_ids or batch_id, not both' }]);
-    if (input.ship_date !== undefined && !isValidDate(input.ship_date)) throw validationError([{ field: 'ship_date', message: 'must be a calendar date YYYY-MM-DD' }]);
+    if (input.ship_date !== undefined && !isValidDate(input.ship_date))
+      throw validationError([{ field: 'ship_date', message: 'must be a calendar date YYYY-MM-DD' }]);
     const account = await this.gateway.accountForPurchase(ctx, carrier.slug, input.carrier_account_id);
     // Per location and carrier: the named location (404 when not this scope's), else the default one.
     const location = await this.locations.originFor(ctx, input.location_id);
@@ -119,9 +121,17 @@ export class ManifestsService {
         // ship_from, labels from before locations): every label lands on some location's form.
         eligible = await this.shipments.unmanifested(trx, ctx, account.id, shipDate, location ? { id: location.id, withUnlocated: location.is_default } : null);
       }
-      const claimed = new Set(await this.shipments.claimForManifest(trx, ctx, eligible.map((s) => s.id), id));
+      const claimed = new Set(
+        await this.shipments.claimForManifest(
+          trx,
+          ctx,
+          eligible.map((s) => s.id),
+          id,
+        ),
+      );
       // Taken by a manifest created at the same moment.
-      for (const s of eligible) if (!claimed.has(s.id)) rejected.push({ shipment_id: s.id, code: 'already_manifested', message: 'The label is already on another manifest.' });
+      for (const s of eligible)
+        if (!claimed.has(s.id)) rejected.push({ shipment_id: s.id, code: 'already_manifested', message: 'The label is already on another manifest.' });
       const included = eligible.filter((s) => claimed.has(s.id)).map((s) => s.id);
       if (included.length === 0) throw noEligible(rejected, listed, account, shipDate, input.batch_id !== undefined, location);
 
@@ -140,9 +150,20 @@ export class ManifestsService {
         created_at: now,
         updated_at: now,
       });
-      await this.deps.jobs.send<BuildManifestJob>(BUILD_MANIFEST_JOB, { manifest_id: id, workspace_id: ctx.workspaceId, environment: ctx.environment }, { executor: trx, ...BUILD_JOB_OPTIONS });
+      await this.deps.jobs.send<BuildManifestJob>(
+        BUILD_MANIFEST_JOB,
+        { manifest_id: id, workspace_id: ctx.workspaceId, environment: ctx.environment },
+        { executor: trx, ...BUILD_JOB_OPTIONS },
+      );
       if (ctx.actor.type === 'account') {
-        await writeAudit(trx, ctx.actor, ctx, { action: 'manifest.created', targetType: 'manifest', targetId: id, workspaceId: ctx.workspaceId, environment: ctx.environment, changes: { carrier: carrier.slug, location_id: location?.id ?? null, ship_date: shipDate, shipments: included.length } });
+        await writeAudit(trx, ctx.actor, ctx, {
+          action: 'manifest.created',
+          targetType: 'manifest',
+          targetId: id,
+          workspaceId: ctx.workspaceId,
+          environment: ctx.environment,
+          changes: { carrier: carrier.slug, location_id: location?.id ?? null, ship_date: shipDate, shipments: included.length },
+        });
       }
       return inserted;
     });
@@ -156,7 +177,10 @@ export class ManifestsService {
   }
 
   async list(scope: Scope, filter: ManifestListFilter): Promise<Page<Manifest>> {
-    const page = await paginate(repo.manifestsQuery(this.deps.db, scope, { status: filter.status, carrier: filter.carrier, locationId: filter.location_id }), { limit: filter.limit, cursor: filter.cursor });
+    const page = await paginate(repo.manifestsQuery(this.deps.db, scope, { status: filter.status, carrier: filter.carrier, locationId: filter.location_id }), {
+      limit: filter.limit,
+      cursor: filter.cursor,
+    });
     return { ...page, data: page.data.map((r) => toManifest(r, this.baseUrl)) };
   }
 
@@ -165,12 +189,20 @@ export class ManifestsService {
     const row = await repo.findManifestDocument(this.deps.db, scope, id);
     if (!row) throw new AppError('not_found', 'No such manifest.');
     if (row.status !== 'ready' || !row.document) {
-      throw new AppError('invalid_state', row.status === 'failed' ? 'The manifest failed; it has no document.' : 'The manifest is still being made; its document is available once it is ready.', {
-        details: [{ field: 'status', message: `is ${row.status}`, current_state: row.status, allowed_moves: [] }],
-      });
+      throw new AppError(
+        'invalid_state',
+        row.status === 'failed' ? 'The manifest failed; it has no document.' : 'The manifest is still being made; its document is available once it is ready.',
+        {
+          details: [{ field: 'status', message: `is ${row.status}`, current_state: row.status, allowed_moves: [] }],
+        },
+      );
     }
     const ext = row.document_content_type === 'application/pdf' ? 'pdf' : 'bin';
-    return { body: Buffer.from(row.document.buffer, row.document.byteOffset, row.document.byteLength), content_type: row.document_content_type ?? 'application/pdf', filename: `${row.document_type ?? 'manifest'}-${row.id}.${ext}` };
+    return {
+      body: Buffer.from(row.document.buffer, row.document.byteOffset, row.document.byteLength),
+      content_type: row.document_content_type ?? 'application/pdf',
+      filename: `${row.document_type ?? 'manifest'}-${row.id}.${ext}`,
+    };
   }
 
   /**
@@ -185,7 +217,11 @@ export class ManifestsService {
       // The last attempt of something unforeseen (a render that crashed): failed, not pending forever.
       if (attempt.attempt >= attempt.maxAttempts) {
         this.deps.log.error({ err, manifest_id: job.manifest_id }, 'manifest could not be made');
-        await this.fail({ workspaceId: job.workspace_id, environment: job.environment }, job.manifest_id, { code: 'internal_error', message: 'The form could not be made; create the manifest again.', details: [] });
+        await this.fail({ workspaceId: job.workspace_id, environment: job.environment }, job.manifest_id, {
+          code: 'internal_error',
+          message: 'The form could not be made; create the manifest again.',
+          details: [],
+        });
         return;
       }
       throw err;
@@ -225,10 +261,21 @@ export class ManifestsService {
     }
 
     const refused = new Map((issued?.rejected ?? []).map((r) => [r.tracking_number, r]));
-    const carrierRejected: Rejection[] = listed.filter((s) => refused.has(s.tracking_number)).map((s) => ({ shipment_id: s.id, code: 'carrier_rejected', message: refused.get(s.tracking_number)!.message }));
+    const carrierRejected: Rejection[] = listed
+      .filter((s) => refused.has(s.tracking_number))
+      .map((s) => ({ shipment_id: s.id, code: 'carrier_rejected', message: refused.get(s.tracking_number)!.message }));
     const included = listed.filter((s) => !refused.has(s.tracking_number));
     if (included.length === 0) {
-      await this.fail(scope, row.id, { code: 'carrier_rejected', message: 'The carrier left every label off the form.', details: carrierRejected.map((r) => ({ field: 'shipment_ids', message: r.message, shipment_id: r.shipment_id })) }, carrierRejected);
+      await this.fail(
+        scope,
+        row.id,
+        {
+          code: 'carrier_rejected',
+          message: 'The carrier left every label off the form.',
+          details: carrierRejected.map((r) => ({ field: 'shipment_ids', message: r.message, shipment_id: r.shipment_id })),
+        },
+        carrierRejected,
+      );
       return;
     }
 
@@ -258,7 +305,12 @@ export class ManifestsService {
     await this.deps.db.transaction().execute(async (trx) => {
       const current = await repo.findManifest(trx, scope, row.id, { forUpdate: true });
       if (!current || current.status !== 'pending') return;
-      await this.shipments.release(trx, scope, carrierRejected.map((r) => r.shipment_id), row.id);
+      await this.shipments.release(
+        trx,
+        scope,
+        carrierRejected.map((r) => r.shipment_id),
+        row.id,
+      );
       const now = this.deps.now();
       const ready = await repo.updateManifest(trx, row.id, {
         status: 'ready',
@@ -282,7 +334,12 @@ export class ManifestsService {
       if (!current || current.status !== 'pending') return;
       await this.shipments.release(trx, scope, current.shipment_ids, id);
       const now = this.deps.now();
-      await repo.updateManifest(trx, id, { status: 'failed', error: JSON.stringify(error), rejected: JSON.stringify([...current.rejected, ...extraRejected]), updated_at: now });
+      await repo.updateManifest(trx, id, {
+        status: 'failed',
+        error: JSON.stringify(error),
+        rejected: JSON.stringify([...current.rejected, ...extraRejected]),
+        updated_at: now,
+      });
     });
   }
 
@@ -299,23 +356,55 @@ export class ManifestsService {
 }
 
 /** Why a listed label cannot go on this manifest (null: it can). */
-function rejectionOf(s: EndOfDayShipment | undefined, account: CarrierAccountRow, shipDate: string, location: ShippingOrigin | null): Omit<Rejection, 'shipment_id'> | null {
+function rejectionOf(
+  s: EndOfDayShipment | undefined,
+  account: CarrierAccountRow,
+  shipDate: string,
+  location: ShippingOrigin | null,
+): Omit<Rejection, 'shipment_id'> | null {
   if (!s) return { code: 'not_found', message: 'No such label in this workspace and environment.' };
   if (s.status === 'voided') return { code: 'voided', message: 'The label is voided.' };
   if (s.carrier !== account.carrier || s.carrier_account_id !== account.id) {
-    return { code: 'carrier_mismatch', message: `The label is ${s.carrier}'s (account ${s.carrier_account_id ?? 'none'}), not this manifest's (${account.carrier}, account ${account.id}).` };
+    return {
+      code: 'carrier_mismatch',
+      message: `The label is ${s.carrier}'s (account ${s.carrier_account_id ?? 'none'}), not this manifest's (${account.carrier}, account ${account.id}).`,
+    };
   }
   // A label of no location (an order with an address of its own) may be listed on any location's form.
-  if (location && s.location_id && s.location_id !== location.id) return { code: 'location_mismatch', message: `The label ships from location ${s.location_id}, not this manifest's (${location.id}).` };
+  if (location && s.location_id && s.location_id !== location.id)
+    return { code: 'location_mismatch', message: `The label ships from location ${s.location_id}, not this manifest's (${location.id}).` };
   if (s.ship_date !== shipDate) return { code: 'ship_date_mismatch', message: `The label ships on ${s.ship_date}, not ${shipDate}.` };
   if (s.manifest_id) return { code: 'already_manifested', message: `The label is already on manifest ${s.manifest_id}.` };
   return null;
 }
 
 /** 422 no_eligible_shipments: details list each rejection (or, for the implicit form, say there was nothing to list). */
-function noEligible(rejected: Rejection[], listed: string[] | null, account: CarrierAccountRow, shipDate: string, fromBatch: boolean, location: ShippingOrigin | null): AppError {
+function noEligible(
+  rejected: Rejection[],
+  listed: string[] | null,
+  account: CarrierAccountRow,
+  shipDate: string,
+  fromBatch: boolean,
+  location: ShippingOrigin | null,
+): AppError {
   const details = listed
-    ? rejected.map((r) => ({ field: fromBatch ? 'batch_id' : `shipment_ids[${listed.indexOf(r.shipment_id)}]`, message: r.message, shipment_id: r.shipment_id, code: r.code }))
-    : [{ field: 'ship_date', message: `account ${account.id} has no live label for ${shipDate}${location ? ` from location ${location.id}` : ''} that is on no manifest yet` }];
-  return new AppError('no_eligible_shipments', listed ? 'None of the labels listed can go on a manifest; details say why for each.' : `No live ${account.carrier} label of this account ships on ${shipDate} without a manifest already.`, { details });
+    ? rejected.map((r) => ({
+        field: fromBatch ? 'batch_id' : `shipment_ids[${listed.indexOf(r.shipment_id)}]`,
+        message: r.message,
+        shipment_id: r.shipment_id,
+        code: r.code,
+      }))
+    : [
+        {
+          field: 'ship_date',
+          message: `account ${account.id} has no live label for ${shipDate}${location ? ` from location ${location.id}` : ''} that is on no manifest yet`,
+        },
+      ];
+  return new AppError(
+    'no_eligible_shipments',
+    listed
+      ? 'None of the labels listed can go on a manifest; details say why for each.'
+      : `No live ${account.carrier} label of this account ships on ${shipDate} without a manifest already.`,
+    { details },
+  );
 }

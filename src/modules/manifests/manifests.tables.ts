@@ -3,7 +3,15 @@ import type { Timestamp, NullableTimestamp, Json, NullableJson } from '../../pla
 
 export const MANIFEST_STATUSES = ['pending', 'ready', 'failed'] as const;
 export type ManifestStatus = (typeof MANIFEST_STATUSES)[number];
-export const REJECTION_CODES = ['already_manifested', 'voided', 'carrier_mismatch', 'ship_date_mismatch', 'not_found', 'carrier_rejected', 'location_mismatch'] as const;
+export const REJECTION_CODES = [
+  'already_manifested',
+  'voided',
+  'carrier_mismatch',
+  'ship_date_mismatch',
+  'not_found',
+  'carrier_rejected',
+  'location_mismatch',
+] as const;
 export type RejectionCode = (typeof REJECTION_CODES)[number];
 
 export interface Rejection {

@@ -59,7 +59,12 @@ describe('/api/admin/mtls-certificates', () => {
     const rogue = await register(t, { name: 'rogue', pem: certs.rogue.cert });
     expect(rogue.statusCode).toBe(400);
     expect(rogue.json().details).toEqual([{ field: 'pem', message: 'is not issued by the configured client CA' }]);
-    for (const payload of [{ name: 'x', pem: 'not a cert' }, { name: 'x', fingerprint_sha256: 'abc' }, { name: 'x' }, { name: 'x', pem: certs.client.cert, fingerprint_sha256: hex(certs.client.fingerprint) }]) {
+    for (const payload of [
+      { name: 'x', pem: 'not a cert' },
+      { name: 'x', fingerprint_sha256: 'abc' },
+      { name: 'x' },
+      { name: 'x', pem: certs.client.cert, fingerprint_sha256: hex(certs.client.fingerprint) },
+    ]) {
       const bad = await register(t, payload);
       expect(bad.statusCode, JSON.stringify(payload)).toBe(400);
       expect(bad.json().code).toBe('validation_failed');
@@ -79,7 +84,12 @@ describe('/api/admin/mtls-certificates', () => {
 
   it('mtls_required is set by a super-admin only', async () => {
     const t = await createTenant(app);
-    const byUser = await app.inject({ method: 'PATCH', url: `/api/super-admin/workspaces/${t.workspaceId}`, headers: { authorization: `Bearer ${t.sessionToken}` }, payload: { mtls_required: true } });
+    const byUser = await app.inject({
+      method: 'PATCH',
+      url: `/api/super-admin/workspaces/${t.workspaceId}`,
+      headers: { authorization: `Bearer ${t.sessionToken}` },
+      payload: { mtls_required: true },
+    });
     expect(byUser.statusCode).toBe(403);
     const on = await requireMtls(t, true);
     expect(on.statusCode).toBe(200);
@@ -134,12 +144,24 @@ describe('behind a proxy that terminates mutual TLS', () => {
   it('honours the configured fingerprint header, and no header when none is configured', async () => {
     const proxied = await buildTestApp({ config: { mtlsFingerprintHeader: 'x-client-cert-sha256' } });
     const plain = app; // no header configured: the same header is only text
-    for (const [target, honoured] of [[proxied, true], [plain, false]] as const) {
+    for (const [target, honoured] of [
+      [proxied, true],
+      [plain, false],
+    ] as const) {
       const rootHeaders = target === app ? root : await superAdminHeaders(target);
       const t = await createTenant(target);
-      await target.inject({ method: 'POST', url: '/api/admin/mtls-certificates', headers: t.adminHeaders, payload: { name: 'lb', fingerprint_sha256: certs.client.fingerprint } });
+      await target.inject({
+        method: 'POST',
+        url: '/api/admin/mtls-certificates',
+        headers: t.adminHeaders,
+        payload: { name: 'lb', fingerprint_sha256: certs.client.fingerprint },
+      });
       await target.inject({ method: 'PATCH', url: `/api/super-admin/workspaces/${t.workspaceId}`, headers: rootHeaders, payload: { mtls_required: true } });
-      const withHeader = await target.inject({ method: 'GET', url: '/v1/api-keys', headers: { ...t.headers, 'x-client-cert-sha256': certs.client.fingerprint } });
+      const withHeader = await target.inject({
+        method: 'GET',
+        url: '/v1/api-keys',
+        headers: { ...t.headers, 'x-client-cert-sha256': certs.client.fingerprint },
+      });
       expect(withHeader.statusCode).toBe(honoured ? 200 : 403);
       const wrong = await target.inject({ method: 'GET', url: '/v1/api-keys', headers: { ...t.headers, 'x-client-cert-sha256': certs.other.fingerprint } });
       expect(wrong.statusCode).toBe(403);

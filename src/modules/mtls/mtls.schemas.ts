@@ -17,9 +17,7 @@ export const MtlsCertificateSchema = Type.Object(
 export const CreateMtlsCertificateBody = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 200 }),
-    fingerprint_sha256: Type.Optional(
-      Type.String({ maxLength: 200, description: 'Hex, with or without colons (as openssl prints it). Give this or pem.' }),
-    ),
+    fingerprint_sha256: Type.Optional(Type.String({ maxLength: 200, description: 'Hex, with or without colons (as openssl prints it). Give this or pem.' })),
     pem: Type.Optional(Type.String({ maxLength: 20_000, description: 'The client certificate (PEM). Give this or fingerprint_sha256.' })),
   },
   { additionalProperties: false, examples: [CREATE_MTLS_CERTIFICATE_BODY_EXAMPLE] },

@@ -7,7 +7,12 @@ import './office-redeem.tables.js';
 
 /** Insert unless the PIN digits (a 1-in-10^16 collision) or the order unit already exist. */
 export async function insertPin(db: Executor, row: Insertable<OfficePinsTable>): Promise<OfficePinRow | undefined> {
-  return db.insertInto('office_pins').values(row).onConflict((oc) => oc.doNothing()).returningAll().executeTakeFirst();
+  return db
+    .insertInto('office_pins')
+    .values(row)
+    .onConflict((oc) => oc.doNothing())
+    .returningAll()
+    .executeTakeFirst();
 }
 
 export async function findPinByUnit(db: Executor, orderId: string, lineIndex: number, unitIndex: number): Promise<OfficePinRow | undefined> {
@@ -22,7 +27,10 @@ export async function findPinByUnit(db: Executor, orderId: string, lineIndex: nu
 
 /** A PIN by its 16 digits or its pin_ id. */
 export async function findPin(db: Executor, pinOrId: string, opts: { forUpdate?: boolean } = {}): Promise<OfficePinRow | undefined> {
-  let q = db.selectFrom('office_pins').selectAll().where(pinOrId.startsWith('pin_') ? 'id' : 'pin', '=', pinOrId);
+  let q = db
+    .selectFrom('office_pins')
+    .selectAll()
+    .where(pinOrId.startsWith('pin_') ? 'id' : 'pin', '=', pinOrId);
   if (opts.forUpdate) q = q.forUpdate();
   return q.executeTakeFirst();
 }
@@ -38,7 +46,12 @@ export async function countLookup(db: Executor, pin: string, now: Date): Promise
 }
 
 export async function updatePin(db: Executor, id: string, set: Partial<Pick<OfficePinRow, 'status' | 'expires_at' | 'revoked_at' | 'renewed_at'>>, now: Date) {
-  return db.updateTable('office_pins').set({ ...set, updated_at: now }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+  return db
+    .updateTable('office_pins')
+    .set({ ...set, updated_at: now })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 export async function pinsForOrders(db: Executor, orderIds: readonly string[]): Promise<OfficePinRow[]> {
@@ -48,7 +61,9 @@ export async function pinsForOrders(db: Executor, orderIds: readonly string[]): 
 
 /** The same rows for the order of the enclosing select, as a JSON array (timestamps as text). */
 export function pinsOfOrderJson(eb: ExpressionBuilder<Tables, 'orders'>) {
-  return jsonArrayFrom(eb.selectFrom('office_pins').selectAll('office_pins').whereRef('office_pins.order_id', '=', 'orders.id').orderBy('line_index').orderBy('unit_index'));
+  return jsonArrayFrom(
+    eb.selectFrom('office_pins').selectAll('office_pins').whereRef('office_pins.order_id', '=', 'orders.id').orderBy('line_index').orderBy('unit_index'),
+  );
 }
 
 export interface PinListFilter {

@@ -41,7 +41,12 @@ beforeAll(async () => {
   t = await createTenant(app);
   await setSetting('office_redeem.sku_map', { 'OFF-2024': 'office_2024', 'OFF-365': 'office_365' });
   await setSetting('office_redeem.lookup_limit_per_minute', 1000);
-  const key = await app.inject({ method: 'PUT', url: '/api/super-admin/office-redeem/2024-master-product-key', headers: root, payload: { product_key: PRODUCT_KEY.toLowerCase(), slip: { title: 'Office 2024', support_email: 'help@example.com' } } });
+  const key = await app.inject({
+    method: 'PUT',
+    url: '/api/super-admin/office-redeem/2024-master-product-key',
+    headers: root,
+    payload: { product_key: PRODUCT_KEY.toLowerCase(), slip: { title: 'Office 2024', support_email: 'help@example.com' } },
+  });
   expect(key.statusCode, key.body).toBe(200);
   const c365 = await app.inject({ method: 'PUT', url: '/api/super-admin/office-redeem/365-pin-configure', headers: root, payload: CONFIG_365 });
   expect(c365.statusCode, c365.body).toBe(200);
@@ -83,7 +88,12 @@ describe('issuing on order process', () => {
 
   it('an order without mapped SKUs gets no PINs; too many units is 422 and the order stays unprocessed', async () => {
     expect((await processedOrder([{ sku: 'MUG', quantity: 1 }])).office_pins).toEqual([]);
-    const created = await app.inject({ method: 'POST', url: '/v1/orders', headers: t.headers, payload: { ship_to: shipTo, line_items: [{ sku: 'OFF-365', quantity: MAX_PINS_PER_ORDER + 1 }] } });
+    const created = await app.inject({
+      method: 'POST',
+      url: '/v1/orders',
+      headers: t.headers,
+      payload: { ship_to: shipTo, line_items: [{ sku: 'OFF-365', quantity: MAX_PINS_PER_ORDER + 1 }] },
+    });
     const res = await app.inject({ method: 'POST', url: `/api/admin/orders/${created.json().id}/process`, headers: t.adminHeaders });
     expect(res.statusCode).toBe(422);
     expect(res.json().details[0].field).toBe('line_items[0].quantity');
@@ -98,7 +108,10 @@ describe('issuing on order process', () => {
 
 describe('public lookup', () => {
   it('answers a 2024 PIN with the master key and slip, a 365 PIN with the configured page, and counts lookups', async () => {
-    const order = await processedOrder([{ sku: 'OFF-2024', quantity: 1 }, { sku: 'OFF-365', quantity: 1 }]);
+    const order = await processedOrder([
+      { sku: 'OFF-2024', quantity: 1 },
+      { sku: 'OFF-365', quantity: 1 },
+    ]);
     const [p2024, p365] = order.office_pins;
     const ip = freshIp();
     const r2024 = await lookup(p2024.pin.replace(/(\d{4})(?=\d)/g, '$1-'), ip); // printed with dashes
@@ -123,7 +136,11 @@ describe('public lookup', () => {
     const ip = freshIp();
     const malformed = await lookup('12ab', ip);
     expect(malformed.statusCode).toBe(400);
-    expect(malformed.json()).toMatchObject({ code: 'validation_failed', details: [{ field: 'pin', message: 'must be 16 digits' }], request_id: malformed.headers['x-request-id'] });
+    expect(malformed.json()).toMatchObject({
+      code: 'validation_failed',
+      details: [{ field: 'pin', message: 'must be 16 digits' }],
+      request_id: malformed.headers['x-request-id'],
+    });
     const unknown = await lookup('1000000000000000', ip);
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json()).toMatchObject({ code: 'not_found', request_id: unknown.headers['x-request-id'] });
@@ -150,7 +167,9 @@ describe('public lookup', () => {
 
 describe('global failed-lookup budget', () => {
   it('refuses every lookup once the failures of the minute (any address) reach the budget', async () => {
-    const pin = (await app.inject({ method: 'POST', url: '/api/super-admin/office-redeem/create-test-pin', headers: root, payload: { product: 'office_365' } })).json().pin;
+    const pin = (
+      await app.inject({ method: 'POST', url: '/api/super-admin/office-redeem/create-test-pin', headers: root, payload: { product: 'office_365' } })
+    ).json().pin;
     const failedSoFar = await app.deps.counters.count('office_redeem:failed_lookups');
     await setSetting('office_redeem.failed_lookup_budget_per_minute', failedSoFar + 2);
     try {
@@ -191,7 +210,11 @@ describe('super-admin PIN management', () => {
     expect(again.json().code).toBe('invalid_state');
 
     // A PIN past expires_at reads as expired everywhere and can be renewed.
-    await app.deps.db.updateTable('office_pins').set({ expires_at: new Date(Date.now() - 1000) }).where('id', '=', pin.id).execute();
+    await app.deps.db
+      .updateTable('office_pins')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('id', '=', pin.id)
+      .execute();
     const late = await lookup(pin.pin, ip);
     expect(late.statusCode).toBe(410);
     expect(late.json().details).toEqual([{ field: 'status', message: 'expired' }]);
@@ -234,7 +257,12 @@ describe('super-admin PIN management', () => {
   });
 
   it('2024 configuration: format checked, key sealed at rest, masked in the audit log', async () => {
-    const bad = await app.inject({ method: 'PUT', url: '/api/super-admin/office-redeem/2024-master-product-key', headers: root, payload: { product_key: 'ABCDE-12345' } });
+    const bad = await app.inject({
+      method: 'PUT',
+      url: '/api/super-admin/office-redeem/2024-master-product-key',
+      headers: root,
+      payload: { product_key: 'ABCDE-12345' },
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().details[0].field).toBe('product_key');
     const read = await app.inject({ method: 'GET', url: '/api/super-admin/office-redeem/2024-master-product-key', headers: root });
@@ -249,12 +277,32 @@ describe('super-admin PIN management', () => {
   });
 
   it('365 configuration: URLs are validated', async () => {
-    const bad = await app.inject({ method: 'PUT', url: '/api/super-admin/office-redeem/365-pin-configure', headers: root, payload: { ...CONFIG_365, portal_url: 'javascript:alert(1)', redeem_url: 'not a url' } });
+    const bad = await app.inject({
+      method: 'PUT',
+      url: '/api/super-admin/office-redeem/365-pin-configure',
+      headers: root,
+      payload: { ...CONFIG_365, portal_url: 'javascript:alert(1)', redeem_url: 'not a url' },
+    });
     expect(bad.statusCode).toBe(400);
-    expect(bad.json().details.map((d: { field: string }) => d.field).sort()).toEqual(['portal_url', 'redeem_url']);
-    const nul = await app.inject({ method: 'PUT', url: '/api/super-admin/office-redeem/365-pin-configure', headers: root, payload: { ...CONFIG_365, title: 'a\u0000b' } });
+    expect(
+      bad
+        .json()
+        .details.map((d: { field: string }) => d.field)
+        .sort(),
+    ).toEqual(['portal_url', 'redeem_url']);
+    const nul = await app.inject({
+      method: 'PUT',
+      url: '/api/super-admin/office-redeem/365-pin-configure',
+      headers: root,
+      payload: { ...CONFIG_365, title: 'a\u0000b' },
+    });
     expect(nul.statusCode).toBe(400);
-    const slipNul = await app.inject({ method: 'PUT', url: '/api/super-admin/office-redeem/2024-master-product-key', headers: root, payload: { product_key: PRODUCT_KEY, slip: { footer: '\u0000' } } });
+    const slipNul = await app.inject({
+      method: 'PUT',
+      url: '/api/super-admin/office-redeem/2024-master-product-key',
+      headers: root,
+      payload: { product_key: PRODUCT_KEY, slip: { footer: '\u0000' } },
+    });
     expect(slipNul.statusCode).toBe(400);
     const read = await app.inject({ method: 'GET', url: '/api/super-admin/office-redeem/365-pin-configure', headers: root });
     expect(read.json()).toMatchObject(CONFIG_365);
@@ -289,12 +337,19 @@ describe('production gating of test PINs', () => {
 
   it('production with ALLOW_OFFICE_REDEEM_TEST_PIN=1: the super-admin one only', async () => {
     const headers = await superAdminHeaders(prodAllowed);
-    const sa = await prodAllowed.inject({ method: 'POST', url: '/api/super-admin/office-redeem/create-test-pin', headers, payload: { product: 'office_2024' } });
+    const sa = await prodAllowed.inject({
+      method: 'POST',
+      url: '/api/super-admin/office-redeem/create-test-pin',
+      headers,
+      payload: { product: 'office_2024' },
+    });
     expect(sa.statusCode, sa.body).toBe(201);
     expect(sa.json().test).toBe(true);
     const pub = await prodAllowed.inject({ method: 'POST', url: '/api/public/office-redeem/dev-create-test-pin', payload: { product: 'office_365' } });
     expect(pub.statusCode).toBe(403);
     // Without a session the super-admin route is still 401 first.
-    expect((await prodAllowed.inject({ method: 'POST', url: '/api/super-admin/office-redeem/create-test-pin', payload: { product: 'office_2024' } })).statusCode).toBe(401);
+    expect(
+      (await prodAllowed.inject({ method: 'POST', url: '/api/super-admin/office-redeem/create-test-pin', payload: { product: 'office_2024' } })).statusCode,
+    ).toBe(401);
   });
 });

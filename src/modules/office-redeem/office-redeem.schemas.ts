@@ -53,41 +53,50 @@ export const PinListQuery = Type.Object({
   offset: Type.Optional(Type.Integer({ ...SAFE_INTEGER, description: 'Rows to skip (default 0).' })),
 });
 
-export const PinListResponse = Type.Object({
-  data: Type.Array(Type.Ref(OfficePinSchema)),
-  total: Type.Integer(),
-  limit: Type.Integer(),
-  offset: Type.Integer(),
-}, { examples: [PIN_LIST_EXAMPLE] });
+export const PinListResponse = Type.Object(
+  {
+    data: Type.Array(Type.Ref(OfficePinSchema)),
+    total: Type.Integer(),
+    limit: Type.Integer(),
+    offset: Type.Integer(),
+  },
+  { examples: [PIN_LIST_EXAMPLE] },
+);
 
 export const PinParams = Type.Object({ pin: Type.String({ maxLength: 64, description: 'The 16-digit PIN or its pin_ id.' }) });
 
 export const LookupBody = Type.Object({ pin: Type.String({ maxLength: 64 }) }, { additionalProperties: false, examples: [LOOKUP_BODY_EXAMPLE] });
 
-export const Lookup2024Response = Type.Object({
-  product: Type.Literal('office_2024'),
-  status: Type.Literal('active'),
-  expires_at: Timestamp,
-  product_key: NullableString,
-  slip: Type.Object({
-    title: NullableString,
-    instructions: NullableString,
-    support_url: NullableString,
-    support_email: NullableString,
-    footer: NullableString,
-  }),
-}, { examples: [LOOKUP_2024_EXAMPLE] });
+export const Lookup2024Response = Type.Object(
+  {
+    product: Type.Literal('office_2024'),
+    status: Type.Literal('active'),
+    expires_at: Timestamp,
+    product_key: NullableString,
+    slip: Type.Object({
+      title: NullableString,
+      instructions: NullableString,
+      support_url: NullableString,
+      support_email: NullableString,
+      footer: NullableString,
+    }),
+  },
+  { examples: [LOOKUP_2024_EXAMPLE] },
+);
 
-export const Lookup365Response = Type.Object({
-  product: Type.Literal('office_365'),
-  status: Type.Literal('active'),
-  expires_at: Timestamp,
-  title: NullableString,
-  video_url: NullableString,
-  portal_url: NullableString,
-  installer_url: NullableString,
-  redeem_url: NullableString,
-}, { examples: [LOOKUP_365_EXAMPLE] });
+export const Lookup365Response = Type.Object(
+  {
+    product: Type.Literal('office_365'),
+    status: Type.Literal('active'),
+    expires_at: Timestamp,
+    title: NullableString,
+    video_url: NullableString,
+    portal_url: NullableString,
+    installer_url: NullableString,
+    redeem_url: NullableString,
+  },
+  { examples: [LOOKUP_365_EXAMPLE] },
+);
 
 export const LookupResponse = Type.Union([Lookup2024Response, Lookup365Response], { examples: [LOOKUP_2024_EXAMPLE, LOOKUP_365_EXAMPLE] });
 
@@ -112,18 +121,21 @@ export const MasterKeyBody = Type.Object(
   { additionalProperties: false, examples: [MASTER_KEY_BODY_EXAMPLE] },
 );
 
-export const MasterKeyResponse = Type.Object({
-  product_key: NullableString,
-  slip: Type.Object({
-    title: NullableString,
-    instructions: NullableString,
-    support_url: NullableString,
-    support_email: NullableString,
-    footer: NullableString,
-  }),
-  updated_at: NullableTimestamp,
-  updated_by: NullableString,
-}, { examples: [MASTER_KEY_EXAMPLE] });
+export const MasterKeyResponse = Type.Object(
+  {
+    product_key: NullableString,
+    slip: Type.Object({
+      title: NullableString,
+      instructions: NullableString,
+      support_url: NullableString,
+      support_email: NullableString,
+      footer: NullableString,
+    }),
+    updated_at: NullableTimestamp,
+    updated_by: NullableString,
+  },
+  { examples: [MASTER_KEY_EXAMPLE] },
+);
 
 const url = Type.String({ maxLength: 2000 });
 export const Config365Body = Type.Object(
@@ -137,15 +149,18 @@ export const Config365Body = Type.Object(
   { additionalProperties: false, examples: [CONFIG_365_BODY_EXAMPLE] },
 );
 
-export const Config365Response = Type.Object({
-  title: NullableString,
-  video_url: NullableString,
-  portal_url: NullableString,
-  installer_url: NullableString,
-  redeem_url: NullableString,
-  updated_at: NullableTimestamp,
-  updated_by: NullableString,
-}, { examples: [CONFIG_365_EXAMPLE] });
+export const Config365Response = Type.Object(
+  {
+    title: NullableString,
+    video_url: NullableString,
+    portal_url: NullableString,
+    installer_url: NullableString,
+    redeem_url: NullableString,
+    updated_at: NullableTimestamp,
+    updated_by: NullableString,
+  },
+  { examples: [CONFIG_365_EXAMPLE] },
+);
 
 export const TestPinBody = Type.Object({ product: ProductSchema }, { additionalProperties: false, examples: [TEST_PIN_BODY_EXAMPLE] });
 

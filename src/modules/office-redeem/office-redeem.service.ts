@@ -154,7 +154,10 @@ export class OfficeRedeemService {
    */
   async lookup(input: string, ip: string) {
     const settings = this.settings;
-    const [perIp, budget] = await Promise.all([settings.get('office_redeem.lookup_limit_per_minute'), settings.get('office_redeem.failed_lookup_budget_per_minute')]);
+    const [perIp, budget] = await Promise.all([
+      settings.get('office_redeem.lookup_limit_per_minute'),
+      settings.get('office_redeem.failed_lookup_budget_per_minute'),
+    ]);
     const taken = await this.deps.counters.take(`office_redeem:lookup:${ip}`, perIp, 60_000);
     if (!taken.allowed) {
       throw rateLimited('Too many PIN lookups from this address.', taken.retryAfterSeconds);
@@ -221,7 +224,11 @@ export class OfficeRedeemService {
       if (status === 'active') {
         throw invalidState('Only an expired or revoked PIN can be renewed.', { current: status, allowedMoves: ['expire'] });
       }
-      return { action: 'office_pin.renewed', set: { status: 'active', expires_at: new Date(now.getTime() + PIN_VALIDITY_MS), revoked_at: null, renewed_at: now }, from: status };
+      return {
+        action: 'office_pin.renewed',
+        set: { status: 'active', expires_at: new Date(now.getTime() + PIN_VALIDITY_MS), revoked_at: null, renewed_at: now },
+        from: status,
+      };
     });
   }
 
@@ -304,9 +311,11 @@ export class OfficeRedeemService {
   async put2024Config(input: { product_key: string; slip?: Slip }, actor: Actor, meta: RequestMeta) {
     const productKey = input.product_key.trim().toUpperCase();
     const details: ErrorDetail[] = [];
-    if (!PRODUCT_KEY.test(productKey)) details.push({ field: 'product_key', message: 'must be five groups of five letters A-Z or digits joined by - (XXXXX-XXXXX-XXXXX-XXXXX-XXXXX)' });
+    if (!PRODUCT_KEY.test(productKey))
+      details.push({ field: 'product_key', message: 'must be five groups of five letters A-Z or digits joined by - (XXXXX-XXXXX-XXXXX-XXXXX-XXXXX)' });
     if (input.slip?.support_url && !isHttpUrl(input.slip.support_url)) details.push({ field: 'slip.support_url', message: 'must be an http(s) URL' });
-    if (input.slip?.support_email && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(input.slip.support_email)) details.push({ field: 'slip.support_email', message: 'must be an email address' });
+    if (input.slip?.support_email && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(input.slip.support_email))
+      details.push({ field: 'slip.support_email', message: 'must be an email address' });
     if (details.length) throw validationError(details);
 
     const before = await this.get2024Config();
@@ -343,7 +352,13 @@ export class OfficeRedeemService {
     if (!input.title.trim()) details.push({ field: 'title', message: 'must not be empty' });
     for (const field of URL_FIELDS_365) if (!isHttpUrl(input[field])) details.push({ field, message: 'must be an http(s) URL' });
     if (details.length) throw validationError(details);
-    const value: Config365 = { title: input.title.trim(), video_url: input.video_url, portal_url: input.portal_url, installer_url: input.installer_url, redeem_url: input.redeem_url };
+    const value: Config365 = {
+      title: input.title.trim(),
+      video_url: input.video_url,
+      portal_url: input.portal_url,
+      installer_url: input.installer_url,
+      redeem_url: input.redeem_url,
+    };
     const { updated_at: _u, updated_by: _b, ...before } = await this.get365Config();
     await this.deps.db.transaction().execute(async (trx) => {
       await repo.upsertConfig(trx, 'office_365', value, actor.id, this.deps.now());
@@ -365,4 +380,3 @@ export class OfficeRedeemService {
     }
   }
 }
-

@@ -13,7 +13,7 @@ beforeAll(async () => {
 });
 
 describe('POST /api/admin/orders', () => {
-  it('creates an order in the session\'s workspace and environment', async () => {
+  it("creates an order in the session's workspace and environment", async () => {
     const res = await app.inject({
       method: 'POST',
       url: '/api/admin/orders',
@@ -35,7 +35,12 @@ describe('POST /api/admin/orders', () => {
   });
 
   it('names every bad field', async () => {
-    const res = await app.inject({ method: 'POST', url: '/api/admin/orders', headers: tenant.adminHeaders, payload: { ship_to: { country: 'US' }, line_items: [] } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/admin/orders',
+      headers: tenant.adminHeaders,
+      payload: { ship_to: { country: 'US' }, line_items: [] },
+    });
     expect(res.statusCode).toBe(400);
     const fields = (res.json().details as { field: string }[]).map((d) => d.field);
     expect(fields).toContain('line_items');
@@ -53,7 +58,11 @@ describe('POST /api/admin/rates/query', () => {
       method: 'POST',
       url: '/api/admin/rates/query',
       headers: tenant.adminHeaders,
-      payload: { ship_from: { country: 'US', postal_code: '10001' }, ship_to: { country: 'US', postal_code: '90210' }, parcel: { weight_oz: 20, length_in: 10, width_in: 8, height_in: 4 } },
+      payload: {
+        ship_from: { country: 'US', postal_code: '10001' },
+        ship_to: { country: 'US', postal_code: '90210' },
+        parcel: { weight_oz: 20, length_in: 10, width_in: 8, height_in: 4 },
+      },
     });
     expect(res.statusCode, res.body).toBe(200);
     const [first] = res.json().data;

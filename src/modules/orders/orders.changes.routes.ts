@@ -25,9 +25,19 @@ export function orderChangeRoutes(app: App, orders: OrdersService, surface: Orde
 
   type Ctx = Parameters<typeof orders.processOrder>[0];
   const actions = [
-    { path: 'process', operationId: 'processOrder', summary: 'Process an order (awaiting_fulfillment → processing)', run: (ctx: Ctx, id: string) => orders.processOrder(ctx, id) },
+    {
+      path: 'process',
+      operationId: 'processOrder',
+      summary: 'Process an order (awaiting_fulfillment → processing)',
+      run: (ctx: Ctx, id: string) => orders.processOrder(ctx, id),
+    },
     { path: 'cancel', operationId: 'cancelOrder', summary: 'Cancel an order that has not shipped', run: (ctx: Ctx, id: string) => orders.cancelOrder(ctx, id) },
-    { path: 'archive', operationId: 'archiveOrder', summary: 'Archive an order (hidden from default lists)', run: (ctx: Ctx, id: string) => orders.setArchived(ctx, id, true) },
+    {
+      path: 'archive',
+      operationId: 'archiveOrder',
+      summary: 'Archive an order (hidden from default lists)',
+      run: (ctx: Ctx, id: string) => orders.setArchived(ctx, id, true),
+    },
     { path: 'unarchive', operationId: 'unarchiveOrder', summary: 'Unarchive an order', run: (ctx: Ctx, id: string) => orders.setArchived(ctx, id, false) },
   ];
   for (const action of actions) {

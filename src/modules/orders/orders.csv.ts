@@ -7,7 +7,18 @@ export const EXPORT_MAX_ROWS = 10_000;
 /** The response header set when more orders matched than the file holds. */
 export const TRUNCATED_HEADER = 'x-export-truncated';
 
-export const CSV_COLUMNS = ['Order number', 'Date', 'Recipient', 'Destination', 'Items', 'Weight (oz)', 'Requested service', 'Total', 'Currency', 'Status'] as const;
+export const CSV_COLUMNS = [
+  'Order number',
+  'Date',
+  'Recipient',
+  'Destination',
+  'Items',
+  'Weight (oz)',
+  'Requested service',
+  'Total',
+  'Currency',
+  'Status',
+] as const;
 
 // A spreadsheet runs a cell that starts with one of these as a formula (CSV injection, see
 // docs/api-conventions.md, "Files"): such a cell is prefixed with a single quote, which the

@@ -56,7 +56,8 @@ describe('GET /v1/orders/:id/packing-slip', () => {
     expect(res.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
     if (poppler) {
       const text = pdfText(res.rawPayload);
-      for (const s of ['PACKING SLIP', 'Order SHOP-1042', '山田 太郎', 'Acme', 'MUG-1', 'Ceramic mug', 'Green tea, 100 g', 'Items: 5', 'Gift wrap please']) expect(text, s).toContain(s);
+      for (const s of ['PACKING SLIP', 'Order SHOP-1042', '山田 太郎', 'Acme', 'MUG-1', 'Ceramic mug', 'Green tea, 100 g', 'Items: 5', 'Gift wrap please'])
+        expect(text, s).toContain(s);
       expect(text).toMatch(/2 MUG-1/);
       expect(text).toMatch(/3 TEA-9/);
     }
@@ -65,7 +66,7 @@ describe('GET /v1/orders/:id/packing-slip', () => {
     expect(admin.headers['content-type']).toBe('application/pdf');
   });
 
-  it('is 404 (JSON) for another workspace\'s order or an unknown id, 401 without a key', async () => {
+  it("is 404 (JSON) for another workspace's order or an unknown id, 401 without a key", async () => {
     const o = await order(t.headers);
     for (const url of [`/v1/orders/${o.id}/packing-slip`, '/v1/orders/ord_01jx0000000000000000000000/packing-slip']) {
       const res = await app.inject({ method: 'GET', url, headers: other.headers });

@@ -28,12 +28,15 @@ export function packingSlipRoute(app: App, orders: OrdersService, surface: Order
   app.get('/orders/:id/packing-slip', {
     schema: {
       operationId: surface.operationId('getOrderPackingSlip'),
-      summary: 'Download the order\'s packing slip (PDF: order number, date, ship-to, every line with its quantity)',
+      summary: "Download the order's packing slip (PDF: order number, date, ship-to, every line with its quantity)",
       tags: surface.tags,
       security: surface.security,
       params: IdParams,
       response: {
-        200: { description: 'The packing slip (US Letter PDF; Content-Disposition names the file).', content: { 'application/pdf': { schema: Type.String({ format: 'binary' }) } } },
+        200: {
+          description: 'The packing slip (US Letter PDF; Content-Disposition names the file).',
+          content: { 'application/pdf': { schema: Type.String({ format: 'binary' }) } },
+        },
         ...surface.errors(404),
       },
     },

@@ -17,7 +17,14 @@ async function createOrder(tenant: Tenant, body: Record<string, unknown>) {
   return res.json() as { id: string; external_id: string | null; status: string };
 }
 
-const line = (over: Record<string, unknown> = {}) => ({ sku: 'MUG', name: 'Mug', quantity: 2, weight_oz: 10, unit_price: { amount: 1250, currency: 'USD' }, ...over });
+const line = (over: Record<string, unknown> = {}) => ({
+  sku: 'MUG',
+  name: 'Mug',
+  quantity: 2,
+  weight_oz: 10,
+  unit_price: { amount: 1250, currency: 'USD' },
+  ...over,
+});
 
 let ids: Record<string, string>;
 
@@ -91,7 +98,10 @@ describe('GET /v1/orders filters and sorts', () => {
       const res = await get(`/v1/orders?${query}`);
       expect(res.statusCode, query).toBe(400);
       expect(res.json().code).toBe('validation_failed');
-      expect(res.json().details.map((d: { field: string }) => d.field), query).toContain(field);
+      expect(
+        res.json().details.map((d: { field: string }) => d.field),
+        query,
+      ).toContain(field);
     }
     const first = await get('/v1/orders?sort=created_at&limit=1');
     const other = await get(`/v1/orders?sort=-order_number&cursor=${first.json().next_cursor}`);
@@ -109,7 +119,11 @@ describe('GET …/orders/counts', () => {
       expect(res.statusCode, res.body).toBe(200);
       const body = res.json();
       expect(body.data.map((d: { status: string }) => d.status)).toEqual([...ORDER_STATUSES]);
-      expect(Object.fromEntries(body.data.map((d: { status: string; count: number }) => [d.status, d.count]))).toMatchObject({ awaiting_fulfillment: 3, processing: 1, shipped: 0 });
+      expect(Object.fromEntries(body.data.map((d: { status: string; count: number }) => [d.status, d.count]))).toMatchObject({
+        awaiting_fulfillment: 3,
+        processing: 1,
+        shipped: 0,
+      });
       expect(body.total).toBe(4);
     }
     const ups = (await get('/v1/orders/counts?carrier=ups')).json();
@@ -136,7 +150,12 @@ describe('GET …/orders/counts', () => {
   });
 
   it('is not read as an order id, and a viewer may read it', async () => {
-    const viewerKey = await app.identity.workspaces.createApiKey(t.workspaceId, { name: 'viewer', environment: 'test', role: 'viewer' }, { type: 'system', id: null }, {});
+    const viewerKey = await app.identity.workspaces.createApiKey(
+      t.workspaceId,
+      { name: 'viewer', environment: 'test', role: 'viewer' },
+      { type: 'system', id: null },
+      {},
+    );
     const headers = { authorization: `Bearer ${viewerKey.secret}`, 'x-service-workspace': t.workspaceId };
     expect((await get('/v1/orders/counts', headers)).statusCode).toBe(200);
     expect((await get('/v1/orders/export.csv', headers)).statusCode).toBe(200);
@@ -186,14 +205,23 @@ describe('GET …/orders/export.csv', () => {
     expect(header).toEqual(['Order number', 'Date', 'Recipient', 'Destination', 'Items', 'Weight (oz)', 'Requested service', 'Total', 'Currency', 'Status']);
     expect(rows.map((r) => r[0])).toEqual(['B-200', 'A-100', 'C-300', `'=HYPERLINK("http://evil.example","x")`]);
     const b = Object.fromEntries(header!.map((h, i) => [h, rows[0]![i]]));
-    expect(b).toMatchObject({ Recipient: 'Ada Lovelace', Destination: 'San Francisco, CA 94105, US', Items: '2', 'Weight (oz)': '20', 'Requested service': 'usps_ground_advantage', Total: '25.00', Currency: 'USD', Status: 'awaiting_fulfillment' });
+    expect(b).toMatchObject({
+      Recipient: 'Ada Lovelace',
+      Destination: 'San Francisco, CA 94105, US',
+      Items: '2',
+      'Weight (oz)': '20',
+      'Requested service': 'usps_ground_advantage',
+      Total: '25.00',
+      Currency: 'USD',
+      Status: 'awaiting_fulfillment',
+    });
     expect(rows[1]![9]).toBe('processing');
     // The recipient keeps its comma, quotes and line break, and cannot start a formula.
     expect(rows[3]![2]).toBe(`'+Mallory, "the" @boss\nsecond line`);
     for (const r of rows) for (const cell of r) expect(cell).not.toMatch(/^[=+\-@]/);
   });
 
-  it('honours the filters on /v1 too and never holds another workspace\'s orders', async () => {
+  it("honours the filters on /v1 too and never holds another workspace's orders", async () => {
     const res = await get('/v1/orders/export.csv?carrier=ups&sort=-created_at');
     expect(res.statusCode, res.body).toBe(200);
     const rows = parseCsv(res.body.slice(1)).slice(1);

@@ -19,8 +19,9 @@ export function orderQueueRoutes(app: App, orders: OrdersService, surface: Order
   app.get('/orders/counts', {
     schema: {
       operationId: op('countOrders'),
-      summary: 'Count orders per status (the queue\'s tabs), with the list\'s filters but the status',
-      description: 'Every status is listed in the state machine\'s order, zero counts included; `total` is their sum. A `status` in the query is ignored, as any parameter not listed here, so the list\'s query string serves as is: the counts are what each status tab would list.',
+      summary: "Count orders per status (the queue's tabs), with the list's filters but the status",
+      description:
+        "Every status is listed in the state machine's order, zero counts included; `total` is their sum. A `status` in the query is ignored, as any parameter not listed here, so the list's query string serves as is: the counts are what each status tab would list.",
       tags,
       security,
       querystring: OrderCountsQuery,
@@ -48,7 +49,9 @@ export function orderQueueRoutes(app: App, orders: OrdersService, surface: Order
           content: {
             'text/csv': {
               schema: Type.String({
-                examples: ['\uFEFF"Order number","Date","Recipient","Destination","Items","Weight (oz)","Requested service","Total","Currency","Status"\r\n"SHOP-1001","2026-03-01T15:00:00.000Z","Grace Hopper","Beverly Hills, CA 90210, US","2","24","usps_ground_advantage","39.80","USD","awaiting_fulfillment"\r\n'],
+                examples: [
+                  '\uFEFF"Order number","Date","Recipient","Destination","Items","Weight (oz)","Requested service","Total","Currency","Status"\r\n"SHOP-1001","2026-03-01T15:00:00.000Z","Grace Hopper","Beverly Hills, CA 90210, US","2","24","usps_ground_advantage","39.80","USD","awaiting_fulfillment"\r\n',
+                ],
               }),
             },
           },

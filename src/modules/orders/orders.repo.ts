@@ -86,21 +86,12 @@ export function findOrderWithAttachments(providers: () => readonly { json(eb: Ex
   };
 }
 
-export async function findOrder(
-  db: Executor,
-  scope: Scope,
-  id: string,
-  opts: { source?: string; forUpdate?: boolean } = {},
-): Promise<OrderRow | undefined> {
+export async function findOrder(db: Executor, scope: Scope, id: string, opts: { source?: string; forUpdate?: boolean } = {}): Promise<OrderRow | undefined> {
   if (opts.source === undefined && !opts.forUpdate) {
     const rows = await selectOrderById(db, { workspaceId: scope.workspaceId, environment: scope.environment, id });
     return rows[0] as OrderRow | undefined;
   }
-  let q = db
-    .selectFrom('orders')
-    .selectAll()
-    .where(inScope(scope))
-    .where('id', '=', id);
+  let q = db.selectFrom('orders').selectAll().where(inScope(scope)).where('id', '=', id);
   if (opts.source !== undefined) q = q.where('source', '=', opts.source);
   if (opts.forUpdate) q = q.forUpdate();
   return q.executeTakeFirst();
@@ -113,12 +104,7 @@ export async function findOrderByExternalId(
   externalId: string,
   opts: { forUpdate?: boolean } = {},
 ): Promise<OrderRow | undefined> {
-  let q = db
-    .selectFrom('orders')
-    .selectAll()
-    .where(inScope(scope))
-    .where('external_id', '=', externalId)
-    .where('source', '=', source);
+  let q = db.selectFrom('orders').selectAll().where(inScope(scope)).where('external_id', '=', externalId).where('source', '=', source);
   if (opts.forUpdate) q = q.forUpdate();
   return q.executeTakeFirst();
 }
@@ -130,11 +116,7 @@ export async function updateOrder(
   patch: Updateable<OrdersTable>,
   opts: { fromStatus?: readonly OrderStatus[] } = {},
 ): Promise<OrderRow | undefined> {
-  let q = db
-    .updateTable('orders')
-    .set(patch)
-    .where(inScope(scope))
-    .where('id', '=', id);
+  let q = db.updateTable('orders').set(patch).where(inScope(scope)).where('id', '=', id);
   // A compare-and-set on the status: a concurrent move makes this update miss, not overwrite.
   if (opts.fromStatus) q = q.where('status', 'in', [...opts.fromStatus]);
   return q.returningAll().executeTakeFirst();

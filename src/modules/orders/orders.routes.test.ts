@@ -13,7 +13,10 @@ const BOX = { length_in: 12, width_in: 9, height_in: 6 };
 
 beforeAll(async () => {
   app = await buildTestApp();
-  await app.deps.db.insertInto('settings').values({ key: 'orders.default_box', value: JSON.stringify(BOX) }).execute();
+  await app.deps.db
+    .insertInto('settings')
+    .values({ key: 'orders.default_box', value: JSON.stringify(BOX) })
+    .execute();
   t = await createTenant(app);
 });
 
@@ -42,7 +45,11 @@ describe('POST /v1/orders', () => {
       method: 'POST',
       url: '/v1/orders',
       headers: t.headers,
-      payload: orderBody({ ship_to: { ...shipTo, country: 'us', residential_hint: 'ignored' }, notes: 'gift wrap', requested_service: 'usps_ground_advantage' }),
+      payload: orderBody({
+        ship_to: { ...shipTo, country: 'us', residential_hint: 'ignored' },
+        notes: 'gift wrap',
+        requested_service: 'usps_ground_advantage',
+      }),
     });
     expect(res.statusCode).toBe(201);
     const order = res.json();
@@ -141,7 +148,12 @@ describe('POST /v1/orders', () => {
     expect(missing.statusCode).toBe(400);
     expect(fields(missing)).toEqual(expect.arrayContaining(['ship_to.street1', 'ship_to.city', 'ship_to.postal_code', 'ship_from.country']));
 
-    const badZip = await app.inject({ method: 'POST', url: '/v1/orders', headers: t.headers, payload: orderBody({ ship_to: { ...shipTo, postal_code: '1234' } }) });
+    const badZip = await app.inject({
+      method: 'POST',
+      url: '/v1/orders',
+      headers: t.headers,
+      payload: orderBody({ ship_to: { ...shipTo, postal_code: '1234' } }),
+    });
     expect(badZip.statusCode).toBe(400);
     expect(badZip.json().details).toEqual([{ field: 'ship_to.postal_code', message: expect.any(String) }]);
 
@@ -213,7 +225,12 @@ describe('POST /v1/orders', () => {
       { field: 'ship_to.postal_code', message: 'must be string or null' },
     ]);
     // A nullable field with a bad value: the value's reason only, not "must be null" besides.
-    const long = await app.inject({ method: 'POST', url: '/v1/orders', headers: t.headers, payload: orderBody({ ship_to: { ...shipTo, postal_code: '9'.repeat(41) } }) });
+    const long = await app.inject({
+      method: 'POST',
+      url: '/v1/orders',
+      headers: t.headers,
+      payload: orderBody({ ship_to: { ...shipTo, postal_code: '9'.repeat(41) } }),
+    });
     expect(long.json().details).toEqual([{ field: 'ship_to.postal_code', message: 'must NOT have more than 40 characters' }]);
   });
 
@@ -222,7 +239,13 @@ describe('POST /v1/orders', () => {
       { ship_to: [], line_items: [null, 5, 'x'] },
       { ship_to: { country: 5, city: {}, street1: [] }, line_items: [{ sku: 1, unit_price: 'free' }] },
       { ship_to: null, ship_from: 'here', external_id: 7, line_items: {} },
-      { ship_to: shipTo, line_items: [{ sku: 'A', quantity: 1, unit_price: { amount: 1, currency: 5 } }, { sku: null, quantity: 1 }] },
+      {
+        ship_to: shipTo,
+        line_items: [
+          { sku: 'A', quantity: 1, unit_price: { amount: 1, currency: 5 } },
+          { sku: null, quantity: 1 },
+        ],
+      },
     ];
     for (const payload of bodies) {
       const res = await app.inject({ method: 'POST', url: '/v1/orders', headers: t.headers, payload });
@@ -273,7 +296,9 @@ describe('external_id upsert', () => {
     const shippedExt = ext();
     const shipped = await createOrder(t.headers, orderBody({ external_id: shippedExt }));
     // A label purchase (a later module) moves the order through the same state machine.
-    await app.deps.db.transaction().execute((trx) => moveOrder(trx, { workspaceId: t.workspaceId, environment: 'test' }, shipped.id, 'purchase_label', new Date()));
+    await app.deps.db
+      .transaction()
+      .execute((trx) => moveOrder(trx, { workspaceId: t.workspaceId, environment: 'test' }, shipped.id, 'purchase_label', new Date()));
     const res = await app.inject({ method: 'POST', url: '/v1/orders', headers: t.headers, payload: orderBody({ external_id: shippedExt }) });
     expect(res.statusCode).toBe(409);
     expect(res.json().code).toBe('invalid_state');
@@ -375,9 +400,12 @@ describe('GET /v1/orders', () => {
       url: `/v1/orders?limit=100&created_after=${new Date(base + 5000).toISOString()}&created_before=${new Date(base + 7000).toISOString()}`,
       headers: owner.liveHeaders,
     });
-    expect(window.json().data.map((o: { external_id: string }) => o.external_id).sort()).toEqual(
-      Array.from({ length: 20 }, (_, k) => `P-${50 + k}`).sort(),
-    );
+    expect(
+      window
+        .json()
+        .data.map((o: { external_id: string }) => o.external_id)
+        .sort(),
+    ).toEqual(Array.from({ length: 20 }, (_, k) => `P-${50 + k}`).sort());
     const dateOnly = await app.inject({ method: 'GET', url: '/v1/orders?created_before=2026-03-01', headers: owner.liveHeaders });
     expect(dateOnly.json().data).toEqual([]);
 
@@ -442,13 +470,18 @@ describe('admin orders', () => {
 // The changes of an order answer the same through the dashboard's session and through an API
 // key (one set of routes, orderChangeRoutes): every test below runs on both surfaces.
 const surfaces = [
-  { name: 'admin', base: '/api/admin', headers: () => t.adminHeaders, of: (x: Tenant) => x.adminHeaders, actor: () => ({ actor_type: 'account', actor_id: t.accountId }) },
+  {
+    name: 'admin',
+    base: '/api/admin',
+    headers: () => t.adminHeaders,
+    of: (x: Tenant) => x.adminHeaders,
+    actor: () => ({ actor_type: 'account', actor_id: t.accountId }),
+  },
   { name: 'v1', base: '/v1', headers: () => t.headers, of: (x: Tenant) => x.headers, actor: () => ({ actor_type: 'api_key', actor_id: t.apiKeyId }) },
 ];
 
 describe.each(surfaces)('order changes through $base', (s) => {
-  const auditOf = (targetId: string) =>
-    app.deps.db.selectFrom('audit_log').selectAll().where('target_id', '=', targetId).orderBy('at').orderBy('id').execute();
+  const auditOf = (targetId: string) => app.deps.db.selectFrom('audit_log').selectAll().where('target_id', '=', targetId).orderBy('at').orderBy('id').execute();
 
   it("another workspace's order is 404 for every route", async () => {
     const order = await createOrder(t.headers);
@@ -494,7 +527,12 @@ describe.each(surfaces)('order changes through $base', (s) => {
     expect(updated.notes).toBeNull();
     expect(Date.parse(updated.updated_at)).toBeGreaterThanOrEqual(Date.parse(order.updated_at));
 
-    const parcel = await app.inject({ method: 'PATCH', url: `${s.base}/orders/${order.id}`, headers: s.headers(), payload: { parcel: { weight_oz: 50, length_in: 20, width_in: 10, height_in: 10 } } });
+    const parcel = await app.inject({
+      method: 'PATCH',
+      url: `${s.base}/orders/${order.id}`,
+      headers: s.headers(),
+      payload: { parcel: { weight_oz: 50, length_in: 20, width_in: 10, height_in: 10 } },
+    });
     expect(parcel.json()).toMatchObject({ parcel: { weight_oz: 50, length_in: 20, width_in: 10, height_in: 10 }, parcel_derived: false });
     const rederived = await app.inject({ method: 'PATCH', url: `${s.base}/orders/${order.id}`, headers: s.headers(), payload: { parcel: null } });
     expect(rederived.json()).toMatchObject({ parcel: { weight_oz: 30, ...BOX }, parcel_derived: true });
@@ -518,10 +556,17 @@ describe.each(surfaces)('order changes through $base', (s) => {
     });
     expect(bad.statusCode).toBe(400);
     expect(fields(bad)).toContain('line_items');
-    const badAddress = await app.inject({ method: 'PATCH', url: `${s.base}/orders/${order.id}`, headers: s.headers(), payload: { ship_to: { ...shipTo, postal_code: 'ABCDE' } } });
+    const badAddress = await app.inject({
+      method: 'PATCH',
+      url: `${s.base}/orders/${order.id}`,
+      headers: s.headers(),
+      payload: { ship_to: { ...shipTo, postal_code: 'ABCDE' } },
+    });
     expect(fields(badAddress)).toEqual(['ship_to.postal_code']);
 
-    await app.deps.db.transaction().execute((trx) => moveOrder(trx, { workspaceId: t.workspaceId, environment: 'test' }, order.id, 'purchase_label', new Date()));
+    await app.deps.db
+      .transaction()
+      .execute((trx) => moveOrder(trx, { workspaceId: t.workspaceId, environment: 'test' }, order.id, 'purchase_label', new Date()));
     const shipped = await app.inject({ method: 'PATCH', url: `${s.base}/orders/${order.id}`, headers: s.headers(), payload: { notes: 'too late' } });
     expect(shipped.statusCode).toBe(409);
     expect(shipped.json()).toMatchObject({ code: 'invalid_state', details: [{ field: 'status', current_state: 'shipped' }] });
@@ -578,7 +623,9 @@ describe.each(surfaces)('order changes through $base', (s) => {
   it('archive hides an order from default lists; ?archived=true and all show it; unarchive restores', async () => {
     const order = await createOrder(t.headers);
     const ids = async (qs: string) =>
-      (await app.inject({ method: 'GET', url: `${s.base}/orders?limit=100&${qs}`, headers: s.headers() })).json().data.map((o: { id: string }) => o.id) as string[];
+      (await app.inject({ method: 'GET', url: `${s.base}/orders?limit=100&${qs}`, headers: s.headers() }))
+        .json()
+        .data.map((o: { id: string }) => o.id) as string[];
 
     const archived = await app.inject({ method: 'POST', url: `${s.base}/orders/${order.id}/archive`, headers: s.headers() });
     expect(archived.statusCode).toBe(200);

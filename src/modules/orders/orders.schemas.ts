@@ -6,7 +6,14 @@ import { CustomsInputSchema, OrderCustomsSchema } from '../customs/index.js';
 import { ShipmentOptionsInputSchema, ShipmentOptionsSchema } from '../shipment-options/index.js';
 import { ORDER_STATUSES } from './orders.states.js';
 import { ORDER_SORTS } from './orders.sort.js';
-import { ORDER_COUNTS_EXAMPLE, INTERNATIONAL_ORDER_BODY_EXAMPLE, INTERNATIONAL_ORDER_EXAMPLE, ORDER_BODY_EXAMPLE, ORDER_EXAMPLE, UPDATE_ORDER_BODY_EXAMPLE } from './orders.examples.js';
+import {
+  ORDER_COUNTS_EXAMPLE,
+  INTERNATIONAL_ORDER_BODY_EXAMPLE,
+  INTERNATIONAL_ORDER_EXAMPLE,
+  ORDER_BODY_EXAMPLE,
+  ORDER_EXAMPLE,
+  UPDATE_ORDER_BODY_EXAMPLE,
+} from './orders.examples.js';
 
 const Timestamp = Type.String({ format: 'date-time' });
 const NullableTimestamp = Type.Union([Timestamp, Type.Null()]);
@@ -19,7 +26,11 @@ export const OrderStatusSchema = Type.Union(
 );
 
 /** `<carrier>_<service>`, e.g. ups_ground (checked against the carriers when a label is bought). */
-export const ServiceCodeSchema = Type.String({ maxLength: 100, pattern: '^[a-z][a-z0-9]*(_[a-z0-9]+)+$', description: 'A service_code, e.g. usps_ground_advantage.' });
+export const ServiceCodeSchema = Type.String({
+  maxLength: 100,
+  pattern: '^[a-z][a-z0-9]*(_[a-z0-9]+)+$',
+  description: 'A service_code, e.g. usps_ground_advantage.',
+});
 
 // ---- request bodies ----
 
@@ -40,7 +51,14 @@ export const LineItemInputSchema = Type.Object(
     unit_price: Type.Optional(nullable(MoneySchema)),
     weight_oz: Type.Optional(nullable(Type.Number({ minimum: 0, maximum: 1_000_000, description: 'Weight of one unit, in ounces.' }))),
     hs_tariff_number: Type.Optional(
-      nullable(Type.String({ maxLength: 32, pattern: '^[^\\u0000]*$', description: 'HS tariff number of the item (6–10 digits, dots allowed): carried into a customs declaration derived from the lines.', examples: ['6912.00.48'] })),
+      nullable(
+        Type.String({
+          maxLength: 32,
+          pattern: '^[^\\u0000]*$',
+          description: 'HS tariff number of the item (6–10 digits, dots allowed): carried into a customs declaration derived from the lines.',
+          examples: ['6912.00.48'],
+        }),
+      ),
     ),
   },
   { additionalProperties: false, description: 'A line needs a sku or a name.' },
@@ -52,38 +70,62 @@ export const ParcelInputSchema = Type.Object(
     length_in: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 10_000 })),
     width_in: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 10_000 })),
     height_in: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 10_000 })),
-    package_id: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'In place of the dimensions: a package preset (`pkg_…`, its tare is added to the weight) or a carrier\'s packaging (GET /v1/carrier-packages, which that carrier prices flat where it says).' })),
+    package_id: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        description:
+          "In place of the dimensions: a package preset (`pkg_…`, its tare is added to the weight) or a carrier's packaging (GET /v1/carrier-packages, which that carrier prices flat where it says).",
+      }),
+    ),
   },
-  { additionalProperties: false, description: 'Missing fields are derived: the weight from the line items, the dimensions from the setting orders.default_box (or from `package_id`).' },
+  {
+    additionalProperties: false,
+    description: 'Missing fields are derived: the weight from the line items, the dimensions from the setting orders.default_box (or from `package_id`).',
+  },
 );
 
 /** A multi-piece order's pieces (each weighed: a piece's weight cannot be derived from the lines). */
 function parcelsInput() {
   return nullable(
-    Type.Array(Type.Object({ ...ParcelInputSchema.properties, weight_oz: Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000 }) }, { additionalProperties: false }), {
-      minItems: 1,
-      maxItems: 100,
-      description: 'A multi-piece shipment, in place of `parcel`: every piece with its weight (dimensions from the setting orders.default_box or `package_id` when absent), 1 to the service\'s `max_parcels`. Its labels have one package (and one label page) per piece; null: the one `parcel`.',
-    }),
+    Type.Array(
+      Type.Object({ ...ParcelInputSchema.properties, weight_oz: Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000 }) }, { additionalProperties: false }),
+      {
+        minItems: 1,
+        maxItems: 100,
+        description:
+          "A multi-piece shipment, in place of `parcel`: every piece with its weight (dimensions from the setting orders.default_box or `package_id` when absent), 1 to the service's `max_parcels`. Its labels have one package (and one label page) per piece; null: the one `parcel`.",
+      },
+    ),
   );
 }
 
 /** The order's shipment options: the default of every label bought for it (a shipment's own override them key by key). */
 function orderOptionsInput() {
   return Type.Union([ShipmentOptionsInputSchema, Type.Null()], {
-    description: 'Shipment options, the default of every label bought for this order (a shipment\'s or generate\'s options override them key by key); null clears them.',
+    description:
+      "Shipment options, the default of every label bought for this order (a shipment's or generate's options override them key by key); null clears them.",
   });
 }
 
 export const OrderBody = Type.Object(
   {
     external_id: Type.Optional(
-      nullable(Type.String({ minLength: 1, maxLength: 255, description: 'Your id for the order; unique per source. A known one updates the order while it is open.' })),
+      nullable(
+        Type.String({ minLength: 1, maxLength: 255, description: 'Your id for the order; unique per source. A known one updates the order while it is open.' }),
+      ),
     ),
     customer: Type.Optional(CustomerInputSchema),
     ship_to: AddressSchema,
     ship_from: Type.Optional(nullable(AddressSchema)),
-    location_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'In place of ship_from: the location (`loc_…`) the order ships from (its address, time zone and cut-off at purchase). Neither given: the default location. A location of another workspace or environment is 404.' })),
+    location_id: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 64,
+        description:
+          'In place of ship_from: the location (`loc_…`) the order ships from (its address, time zone and cut-off at purchase). Neither given: the default location. A location of another workspace or environment is 404.',
+      }),
+    ),
     line_items: Type.Array(LineItemInputSchema, { minItems: 1, maxItems: 1000 }),
     parcel: Type.Optional(nullable(ParcelInputSchema)),
     parcels: Type.Optional(parcelsInput()),
@@ -101,7 +143,13 @@ export const UpdateOrderBody = Type.Object(
     customer: Type.Optional(CustomerInputSchema),
     ship_to: Type.Optional(AddressSchema),
     ship_from: Type.Optional(nullable(AddressSchema)),
-    location_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Ship from this location (`loc_…`) instead: clears ship_from. `ship_from: null` goes back to the default location.' })),
+    location_id: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 64,
+        description: 'Ship from this location (`loc_…`) instead: clears ship_from. `ship_from: null` goes back to the default location.',
+      }),
+    ),
     line_items: Type.Optional(Type.Array(LineItemInputSchema, { minItems: 1, maxItems: 1000 })),
     parcel: Type.Optional(nullable(ParcelInputSchema)),
     parcels: Type.Optional(parcelsInput()),
@@ -113,7 +161,8 @@ export const UpdateOrderBody = Type.Object(
   {
     additionalProperties: false,
     title: 'OrderUpdate',
-    description: 'Fields given replace the current ones (customer is merged field by field); `parcel: null` derives it again; `customs: null` removes the declaration (derived from the line items at purchase).',
+    description:
+      'Fields given replace the current ones (customer is merged field by field); `parcel: null` derives it again; `customs: null` removes the declaration (derived from the line items at purchase).',
     examples: [UPDATE_ORDER_BODY_EXAMPLE],
   },
 );
@@ -133,17 +182,24 @@ export const OrderListQuery = Type.Object({
   location_id: Type.Optional(Type.String({ maxLength: 64, description: 'Only the orders that ship from this location.' })),
   q: Type.Optional(Type.String({ maxLength: 200, description: 'Case-insensitive substring of the customer name or email, or of the external id.' })),
   carrier: Type.Optional(
-    Type.String({ maxLength: 64, pattern: '^[a-z][a-z0-9]*(_[a-z0-9]+)*$', description: "The requested service's carrier (the service code's prefix), e.g. usps.", examples: ['usps'] }),
+    Type.String({
+      maxLength: 64,
+      pattern: '^[a-z][a-z0-9]*(_[a-z0-9]+)*$',
+      description: "The requested service's carrier (the service code's prefix), e.g. usps.",
+      examples: ['usps'],
+    }),
   ),
   service: Type.Optional({ ...ServiceCodeSchema, description: 'The requested service code, e.g. usps_ground_advantage.' }),
-  ship_to_country: Type.Optional(Type.String({ minLength: 2, maxLength: 2, pattern: '^[A-Za-z]{2}$', description: 'The destination country (ISO 3166-1 alpha-2).', examples: ['US'] })),
+  ship_to_country: Type.Optional(
+    Type.String({ minLength: 2, maxLength: 2, pattern: '^[A-Za-z]{2}$', description: 'The destination country (ISO 3166-1 alpha-2).', examples: ['US'] }),
+  ),
   sort: Type.Optional(
     Type.Union(
       ORDER_SORTS.map((s) => Type.Literal(s)),
       {
         description:
           '-created_at (default: newest first), created_at (oldest first), order_number or -order_number (the number the dashboard shows: ' +
-          'the store\'s external_number, else external_id, else the id). A cursor is only valid with the sort it was issued for.',
+          "the store's external_number, else external_id, else the id). A cursor is only valid with the sort it was issued for.",
       },
     ),
   ),
@@ -162,7 +218,9 @@ export type OrderExportFilter = Static<typeof OrderExportQuery>;
 
 export const OrderCountsSchema = Type.Object(
   {
-    data: Type.Array(Type.Object({ status: OrderStatusSchema, count: Type.Integer({ minimum: 0 }) }), { description: 'Every status, in the state machine\'s order, zero included.' }),
+    data: Type.Array(Type.Object({ status: OrderStatusSchema, count: Type.Integer({ minimum: 0 }) }), {
+      description: "Every status, in the state machine's order, zero included.",
+    }),
     total: Type.Integer({ minimum: 0, description: 'The sum of the counts: the orders the filters match in any status.' }),
   },
   { $id: 'OrderCounts', title: 'OrderCounts', examples: [ORDER_COUNTS_EXAMPLE] },
@@ -211,7 +269,7 @@ export const ParcelSchema = Type.Object({
   length_in: Type.Number(),
   width_in: Type.Number(),
   height_in: Type.Number(),
-  package_id: Type.Optional(Type.String({ description: 'The package the parcel was given with (its dimensions are the package\'s).' })),
+  package_id: Type.Optional(Type.String({ description: "The package the parcel was given with (its dimensions are the package's)." })),
 });
 
 export const OrderSchema = Type.Object(
@@ -236,14 +294,19 @@ export const OrderSchema = Type.Object(
     customer: Type.Object({ name: orNull(Type.String()), email: orNull(Type.String()), phone: orNull(Type.String()) }),
     ship_to: AddressOutputSchema,
     ship_from: orNull(AddressOutputSchema),
-    location_id: orNull(Type.String({ description: 'The location (`loc_…`) it ships from; null when ship_from is its own address (or the workspace has no location).' })),
+    location_id: orNull(
+      Type.String({ description: 'The location (`loc_…`) it ships from; null when ship_from is its own address (or the workspace has no location).' }),
+    ),
     line_items: Type.Array(LineItemSchema),
     parcel: { ...ParcelSchema, description: 'The parcel; of a multi-piece order, its first piece.' },
-    parcels: orNull(Type.Array(ParcelSchema, { description: 'A multi-piece order\'s pieces (the first is `parcel`); null: the one `parcel`.' })),
+    parcels: orNull(Type.Array(ParcelSchema, { description: "A multi-piece order's pieces (the first is `parcel`); null: the one `parcel`." })),
     parcel_derived: Type.Boolean({ description: 'True when any parcel field was derived (weight from items, dimensions from the default box).' }),
     requested_service: orNull(Type.String()),
     customs: orNull(OrderCustomsSchema),
-    options: { ...ShipmentOptionsSchema, description: 'The shipment options labels for this order default to, every key present (defaults where none were given).' },
+    options: {
+      ...ShipmentOptionsSchema,
+      description: 'The shipment options labels for this order default to, every key present (defaults where none were given).',
+    },
     shipments: Type.Array(ShipmentSummarySchema),
     office_pins: Type.Array(OfficePinSummarySchema),
     notes: orNull(Type.String()),

@@ -83,7 +83,9 @@ function toStoredLineItems(items: OrderInput['line_items']): StoredLineItem[] {
 const blank = (v: string | null | undefined) => v == null || v.trim() === '';
 
 /** Domain checks the schema cannot express, with one detail per field. */
-export function checkOrderContent(input: Partial<Pick<OrderInput, 'ship_to' | 'ship_from' | 'location_id' | 'line_items' | 'external_id' | 'options'>>): ErrorDetail[] {
+export function checkOrderContent(
+  input: Partial<Pick<OrderInput, 'ship_to' | 'ship_from' | 'location_id' | 'line_items' | 'external_id' | 'options'>>,
+): ErrorDetail[] {
   const details: ErrorDetail[] = checkOptions(input.options);
   if (input.location_id !== undefined && input.ship_from) details.push({ field: 'location_id', message: 'give location_id or ship_from, not both' });
   if (input.external_id != null && blank(input.external_id)) details.push({ field: 'external_id', message: 'must not be blank' });
@@ -163,10 +165,18 @@ function moveTimestamps(move: OrderMove, now: Date): Updateable<OrdersTable> {
 }
 
 /** Where an order came from (`api` or an integration) and its id there: read in the caller's transaction. */
-export async function orderOrigin(executor: Executor, scope: Scope, orderId: string): Promise<{ source: string; external_id: string | null; external_line_ids: string[] } | undefined> {
+export async function orderOrigin(
+  executor: Executor,
+  scope: Scope,
+  orderId: string,
+): Promise<{ source: string; external_id: string | null; external_line_ids: string[] } | undefined> {
   const row = await repo.findOrder(executor, scope, orderId);
   if (!row) return undefined;
-  return { source: row.source, external_id: row.external_id, external_line_ids: row.line_items.flatMap((l) => (l.external_line_id ? [l.external_line_id] : [])) };
+  return {
+    source: row.source,
+    external_id: row.external_id,
+    external_line_ids: row.line_items.flatMap((l) => (l.external_line_id ? [l.external_line_id] : [])),
+  };
 }
 
 /**
@@ -390,7 +400,10 @@ export class OrdersService {
    */
   async applyChannelVersion(executor: Executor, scope: Scope, source: string, incoming: ChannelOrderVersion): Promise<ChannelApplyResult> {
     const now = this.deps.now();
-    const lineItems = toStoredLineItems(incoming.order.line_items).map((line, i) => ({ ...line, external_line_id: incoming.order.line_items[i].external_line_id }));
+    const lineItems = toStoredLineItems(incoming.order.line_items).map((line, i) => ({
+      ...line,
+      external_line_id: incoming.order.line_items[i].external_line_id,
+    }));
     for (let attempt = 0; attempt < 2; attempt++) {
       const existing = await repo.findOrderByExternalId(executor, scope, source, incoming.external_id, { forUpdate: true });
       if (existing) return this.applyToExisting(executor, scope, existing, incoming, lineItems, now);
@@ -425,7 +438,14 @@ export class OrdersService {
     throw new AppError('conflict', 'The order was changed concurrently; retry.', { retryable: true });
   }
 
-  private async applyToExisting(executor: Executor, scope: Scope, row: OrderRow, incoming: ChannelOrderVersion, lineItems: StoredLineItem[], now: Date): Promise<ChannelApplyResult> {
+  private async applyToExisting(
+    executor: Executor,
+    scope: Scope,
+    row: OrderRow,
+    incoming: ChannelOrderVersion,
+    lineItems: StoredLineItem[],
+    now: Date,
+  ): Promise<ChannelApplyResult> {
     if (row.channel_version && Date.parse(incoming.version) <= Date.parse(row.channel_version)) return { decision: 'stale', changes: [], order: toOrder(row) };
     const stamp: Updateable<OrdersTable> = { channel_version: incoming.version, external_number: incoming.external_number };
     const open = row.status === 'awaiting_fulfillment' || row.status === 'processing';
@@ -445,8 +465,18 @@ export class OrdersService {
       await repo.updateOrder(executor, scope, row.id, stamp);
       return { decision: 'unchanged', changes: [], order: toOrder(row) };
     }
-    const patch: OrderPatch = { customer: incoming.order.customer, ship_to: incoming.order.ship_to, line_items: incoming.order.line_items, requested_service: incoming.order.requested_service ?? null };
-    const { set, changes } = await this.applyPatch(executor, { ...row, line_items: row.line_items.map(({ external_line_id: _id, ...line }) => line) }, patch, now);
+    const patch: OrderPatch = {
+      customer: incoming.order.customer,
+      ship_to: incoming.order.ship_to,
+      line_items: incoming.order.line_items,
+      requested_service: incoming.order.requested_service ?? null,
+    };
+    const { set, changes } = await this.applyPatch(
+      executor,
+      { ...row, line_items: row.line_items.map(({ external_line_id: _id, ...line }) => line) },
+      patch,
+      now,
+    );
     const changed = Object.keys(changes).filter((field) => field !== 'parcel_derived');
     if (!set || changed.length === 0) {
       await repo.updateOrder(executor, scope, row.id, stamp);
@@ -458,7 +488,12 @@ export class OrdersService {
   }
 
   /** The columns a patch changes and the audit `changes` ({field: {from, to}}); set is null when nothing changes. */
-  private async applyPatch(executor: Executor, row: OrderRow, patch: OrderPatch, now: Date): Promise<{ set: Updateable<OrdersTable> | null; changes: Record<string, OrderFieldChange> }> {
+  private async applyPatch(
+    executor: Executor,
+    row: OrderRow,
+    patch: OrderPatch,
+    now: Date,
+  ): Promise<{ set: Updateable<OrdersTable> | null; changes: Record<string, OrderFieldChange> }> {
     const before = toOrder(row);
     const set: Updateable<OrdersTable> = {};
     const changes: Record<string, OrderFieldChange> = {};
@@ -489,7 +524,9 @@ export class OrdersService {
     // location_id and ship_from stand for each other: a location clears the address, an address
     // clears the location, and `ship_from: null` goes back to the default location.
     if (patch.location_id !== undefined || patch.ship_from !== undefined) {
-      const locationId = patch.ship_from ? null : await this.locationFor(executor, { workspaceId: row.workspace_id, environment: row.environment }, patch.location_id);
+      const locationId = patch.ship_from
+        ? null
+        : await this.locationFor(executor, { workspaceId: row.workspace_id, environment: row.environment }, patch.location_id);
       note('location_id', row.location_id, locationId);
       set.location_id = locationId;
       if (patch.location_id !== undefined && row.ship_from) {
@@ -544,7 +581,11 @@ export class OrdersService {
       note('notes', row.notes, patch.notes);
       set.notes = patch.notes;
     }
-    if (Object.keys(changes).length === 0 && (patch.parcel === undefined || JSON.stringify(parcelInput) === JSON.stringify(row.parcel_input ?? null)) && !patch.parcels) {
+    if (
+      Object.keys(changes).length === 0 &&
+      (patch.parcel === undefined || JSON.stringify(parcelInput) === JSON.stringify(row.parcel_input ?? null)) &&
+      !patch.parcels
+    ) {
       return { set: null, changes };
     }
     set.updated_at = now;
@@ -680,4 +721,3 @@ export class OrdersService {
     });
   }
 }
-

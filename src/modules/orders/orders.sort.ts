@@ -80,7 +80,9 @@ export async function paginateOrders(query: OrdersQuery, sort: OrderSort, opts: 
   if (opts.cursor) {
     const pos = decodeSortCursor(opts.cursor, sort);
     const value = key.cast === 'timestamptz' ? sql`${pos.v}::timestamptz` : sql`${pos.v}::text`;
-    q = desc ? q.where(sql<boolean>`(${key.expr}, orders.id) < (${value}, ${pos.id})`) : q.where(sql<boolean>`(${key.expr}, orders.id) > (${value}, ${pos.id})`);
+    q = desc
+      ? q.where(sql<boolean>`(${key.expr}, orders.id) < (${value}, ${pos.id})`)
+      : q.where(sql<boolean>`(${key.expr}, orders.id) > (${value}, ${pos.id})`);
   }
   const rows = (await sortOrders(q, sort)
     .limit(limit + 1)
@@ -88,6 +90,7 @@ export async function paginateOrders(query: OrdersQuery, sort: OrderSort, opts: 
   const has_more = rows.length > limit;
   const data = has_more ? rows.slice(0, limit) : rows;
   const last = data[data.length - 1];
-  const next_cursor = has_more && last ? Buffer.from(JSON.stringify({ s: sort, v: key.value(last), id: last.id } satisfies SortCursor)).toString('base64url') : null;
+  const next_cursor =
+    has_more && last ? Buffer.from(JSON.stringify({ s: sort, v: key.value(last), id: last.id } satisfies SortCursor)).toString('base64url') : null;
   return { data, has_more, next_cursor };
 }

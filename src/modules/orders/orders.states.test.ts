@@ -42,7 +42,9 @@ describe('order state machine', () => {
           expect(e.code).toBe('invalid_state');
           expect(e.message).toContain(from);
           const expectedMoves = legal.filter(([f]) => f === from).map(([, m]) => m);
-          expect(e.details).toEqual([{ field: 'status', message: expect.any(String), current_state: from, allowed_moves: expect.arrayContaining(expectedMoves) }]);
+          expect(e.details).toEqual([
+            { field: 'status', message: expect.any(String), current_state: from, allowed_moves: expect.arrayContaining(expectedMoves) },
+          ]);
           expect((e.details as { allowed_moves: string[] }[])[0].allowed_moves).toHaveLength(expectedMoves.length);
         });
       }
@@ -62,7 +64,9 @@ describe('order state machine', () => {
     expect(() => assertEditable('awaiting_fulfillment')).not.toThrow();
     expect(() => assertEditable('processing')).not.toThrow();
     for (const s of ['shipped', 'delivered', 'cancelled'] as const) {
-      expect(() => assertEditable(s)).toThrow(expect.objectContaining({ code: 'invalid_state', details: [expect.objectContaining({ field: 'status', current_state: s })] }));
+      expect(() => assertEditable(s)).toThrow(
+        expect.objectContaining({ code: 'invalid_state', details: [expect.objectContaining({ field: 'status', current_state: s })] }),
+      );
     }
   });
 });

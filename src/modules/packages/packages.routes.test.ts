@@ -10,7 +10,8 @@ beforeAll(async () => {
 const lane = { ship_from: { postal_code: '94301', country: 'US' }, ship_to: { postal_code: '10118', country: 'US' } };
 const BOX = { name: 'Mailer 10×8×4', length_in: 10, width_in: 8, height_in: 4, tare_weight_oz: 4, max_weight_oz: 100 };
 const createPackage = (t: Tenant, payload: Record<string, unknown> = BOX) => app.inject({ method: 'POST', url: '/v1/packages', headers: t.headers, payload });
-const rate = (t: Tenant, parcel: Record<string, unknown>) => app.inject({ method: 'POST', url: '/v1/rates/query', headers: t.headers, payload: { ...lane, parcel } });
+const rate = (t: Tenant, parcel: Record<string, unknown>) =>
+  app.inject({ method: 'POST', url: '/v1/rates/query', headers: t.headers, payload: { ...lane, parcel } });
 type Option = { service_code: string; carrier: string; price: { amount: number }; billable_weight_oz: number; surcharges: unknown[] };
 const option = (body: { data: Option[] }, code: string) => body.data.find((o) => o.service_code === code);
 
@@ -46,7 +47,7 @@ describe('package presets', () => {
     expect((await app.inject({ method: 'PATCH', url: `/v1/packages/${pkg.id}`, headers: t.headers, payload: {} })).statusCode).toBe(400);
   });
 
-  it('tenancy: another workspace\'s package is 404 (read, change, delete, rate), and test and live are apart', async () => {
+  it("tenancy: another workspace's package is 404 (read, change, delete, rate), and test and live are apart", async () => {
     const owner = await createTenant(app);
     const pkg = (await createPackage(owner)).json();
     await expectV1AuthMatrix(app, { method: 'GET', url: `/v1/packages/${pkg.id}` }, { owner, otherWorkspaceResource: true });
@@ -61,13 +62,33 @@ describe('package presets', () => {
 });
 
 describe('GET /v1/carrier-packages', () => {
-  it('lists the carriers\' packaging with dimensions, limits and the services that price it flat', async () => {
+  it("lists the carriers' packaging with dimensions, limits and the services that price it flat", async () => {
     const t = await createTenant(app);
     const res = await app.inject({ method: 'GET', url: '/v1/carrier-packages', headers: t.headers });
     expect(res.statusCode).toBe(200);
     const ids = res.json().data.map((p: { id: string }) => p.id);
-    for (const id of ['usps_flat_rate_envelope', 'usps_small_flat_rate_box', 'usps_medium_flat_rate_box', 'usps_large_flat_rate_box', 'ups_letter', 'ups_pak', 'fedex_envelope', 'fedex_pak', 'dhl_express_flyer']) expect(ids).toContain(id);
-    expect(res.json().data.find((p: { id: string }) => p.id === 'usps_medium_flat_rate_box')).toEqual({ id: 'usps_medium_flat_rate_box', carrier: 'usps', name: 'Priority Mail Medium Flat Rate Box', length_in: 11, width_in: 8.5, height_in: 5.5, max_weight_oz: 1120, flat_rate_services: ['usps_priority_mail'] });
+    for (const id of [
+      'usps_flat_rate_envelope',
+      'usps_small_flat_rate_box',
+      'usps_medium_flat_rate_box',
+      'usps_large_flat_rate_box',
+      'ups_letter',
+      'ups_pak',
+      'fedex_envelope',
+      'fedex_pak',
+      'dhl_express_flyer',
+    ])
+      expect(ids).toContain(id);
+    expect(res.json().data.find((p: { id: string }) => p.id === 'usps_medium_flat_rate_box')).toEqual({
+      id: 'usps_medium_flat_rate_box',
+      carrier: 'usps',
+      name: 'Priority Mail Medium Flat Rate Box',
+      length_in: 11,
+      width_in: 8.5,
+      height_in: 5.5,
+      max_weight_oz: 1120,
+      flat_rate_services: ['usps_priority_mail'],
+    });
     expect((await app.inject({ method: 'GET', url: '/v1/carrier-packages' })).statusCode).toBe(401);
   });
 });
@@ -87,7 +108,7 @@ describe('rate queries with parcel: {package_id, weight_oz}', () => {
     expect(heavy.json().details[0].field).toBe('parcel.weight_oz');
   });
 
-  it('a USPS flat-rate box prices flat whatever its weight; USPS\'s other services rate it by weight; no other carrier carries it', async () => {
+  it("a USPS flat-rate box prices flat whatever its weight; USPS's other services rate it by weight; no other carrier carries it", async () => {
     const t = await createTenant(app);
     const light = (await rate(t, { package_id: 'usps_medium_flat_rate_box', weight_oz: 16 })).json();
     const heavy = (await rate(t, { package_id: 'usps_medium_flat_rate_box', weight_oz: 60 * 16 })).json();
@@ -125,23 +146,38 @@ describe('orders and shipments with parcel: {package_id, weight_oz}', () => {
   const origin = { name: 'Warehouse', street1: '350 5th Ave', city: 'New York', state: 'NY', postal_code: '10118', country: 'US' };
   const shipTo = { name: 'Ada Lovelace', street1: '1 Market St', city: 'San Francisco', state: 'CA', postal_code: '94105', country: 'US' };
   const order = (t: Tenant, parcel: Record<string, unknown>) =>
-    app.inject({ method: 'POST', url: '/v1/orders', headers: t.headers, payload: { ship_to: shipTo, ship_from: origin, line_items: [{ sku: 'A', name: 'A', quantity: 1, weight_oz: 8 }], parcel } });
+    app.inject({
+      method: 'POST',
+      url: '/v1/orders',
+      headers: t.headers,
+      payload: { ship_to: shipTo, ship_from: origin, line_items: [{ sku: 'A', name: 'A', quantity: 1, weight_oz: 8 }], parcel },
+    });
 
-  it('an order takes the package\'s dimensions; its label in a flat-rate box is bought at the flat price', async () => {
+  it("an order takes the package's dimensions; its label in a flat-rate box is bought at the flat price", async () => {
     const t = await createTenant(app);
     const res = await order(t, { package_id: 'usps_medium_flat_rate_box', weight_oz: 50 * 16 });
     expect(res.statusCode, res.body).toBe(201);
     expect(res.json().parcel).toEqual({ weight_oz: 800, length_in: 11, width_in: 8.5, height_in: 5.5, package_id: 'usps_medium_flat_rate_box' });
     expect(res.json().parcel_derived).toBe(false);
-    const shipment = await app.inject({ method: 'POST', url: '/v1/shipments', headers: t.headers, payload: { order_id: res.json().id, service_code: 'usps_priority_mail' } });
+    const shipment = await app.inject({
+      method: 'POST',
+      url: '/v1/shipments',
+      headers: t.headers,
+      payload: { order_id: res.json().id, service_code: 'usps_priority_mail' },
+    });
     expect(shipment.statusCode, shipment.body).toBe(201);
     expect(shipment.json().price).toEqual({ amount: 1840, currency: 'USD' });
     // No other carrier carries USPS's box.
-    const ups = await app.inject({ method: 'POST', url: '/v1/shipments', headers: t.headers, payload: { order_id: (await order(t, { package_id: 'usps_medium_flat_rate_box' })).json().id, service_code: 'ups_ground' } });
+    const ups = await app.inject({
+      method: 'POST',
+      url: '/v1/shipments',
+      headers: t.headers,
+      payload: { order_id: (await order(t, { package_id: 'usps_medium_flat_rate_box' })).json().id, service_code: 'ups_ground' },
+    });
     expect(ups.statusCode).toBe(422);
   });
 
-  it('a preset: its dimensions, the items\' weight plus its tare; another workspace\'s preset is 404; dimensions and package_id together 400', async () => {
+  it("a preset: its dimensions, the items' weight plus its tare; another workspace's preset is 404; dimensions and package_id together 400", async () => {
     const t = await createTenant(app);
     const pkg = (await createPackage(t)).json();
     const res = await order(t, { package_id: pkg.id });

@@ -4,7 +4,8 @@ import { CARRIER_PACKAGE_EXAMPLE, CREATE_PACKAGE_BODY_EXAMPLE, PACKAGE_EXAMPLE }
 
 const Timestamp = Type.String({ format: 'date-time' });
 const orNull = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
-const text = (maxLength: number, options: { minLength?: number; description?: string } = {}) => Type.String({ maxLength, pattern: '^[^\\u0000]*$', ...options });
+const text = (maxLength: number, options: { minLength?: number; description?: string } = {}) =>
+  Type.String({ maxLength, pattern: '^[^\\u0000]*$', ...options });
 const inches = (description: string) => Type.Number({ exclusiveMinimum: 0, maximum: 1000, description });
 
 const fields = {
@@ -12,7 +13,7 @@ const fields = {
   length_in: inches('Inside length, inches.'),
   width_in: inches('Inside width, inches.'),
   height_in: inches('Inside height, inches.'),
-  tare_weight_oz: Type.Number({ minimum: 0, maximum: 16_000, description: 'The empty box\'s weight, added to the contents\' weight (default 0).' }),
+  tare_weight_oz: Type.Number({ minimum: 0, maximum: 16_000, description: "The empty box's weight, added to the contents' weight (default 0)." }),
   max_weight_oz: orNull(Type.Number({ exclusiveMinimum: 0, maximum: 16_000, description: 'The most the packed box may weigh (null: no limit of its own).' })),
 };
 
@@ -22,7 +23,11 @@ export const CreatePackageBody = Type.Object(
 );
 export type CreatePackageInput = Static<typeof CreatePackageBody>;
 
-export const UpdatePackageBody = Type.Partial(Type.Object(fields), { additionalProperties: false, minProperties: 1, examples: [{ name: 'Small mailer box', max_weight_oz: 480 }] });
+export const UpdatePackageBody = Type.Partial(Type.Object(fields), {
+  additionalProperties: false,
+  minProperties: 1,
+  examples: [{ name: 'Small mailer box', max_weight_oz: 480 }],
+});
 export type UpdatePackageInput = Static<typeof UpdatePackageBody>;
 
 export const PackageIdParams = Type.Object({ id: text(64) });
@@ -54,7 +59,9 @@ export const CarrierPackageSchema = Type.Object(
     width_in: Type.Number(),
     height_in: Type.Number(),
     max_weight_oz: Type.Number(),
-    flat_rate_services: Type.Array(Type.String(), { description: 'Services that price it flat whatever its weight up to max_weight_oz; the carrier\'s other services rate it by weight and size.' }),
+    flat_rate_services: Type.Array(Type.String(), {
+      description: "Services that price it flat whatever its weight up to max_weight_oz; the carrier's other services rate it by weight and size.",
+    }),
   },
   { $id: 'CarrierPackage', title: 'CarrierPackage', examples: [CARRIER_PACKAGE_EXAMPLE] },
 );
@@ -63,8 +70,11 @@ export type CarrierPackageWire = Static<typeof CarrierPackageSchema>;
 /** `parcel: {package_id, weight_oz}`: a preset (`pkg_…`) or a carrier's packaging in place of dimensions. */
 export const PackagedParcelSchema = Type.Object(
   {
-    package_id: text(100, { minLength: 1, description: 'A package preset (`pkg_…`, its tare weight is added) or a carrier\'s packaging (GET /v1/carrier-packages).' }),
-    weight_oz: Type.Number({ exclusiveMinimum: 0, description: 'The contents\' weight in ounces, > 0.' }),
+    package_id: text(100, {
+      minLength: 1,
+      description: "A package preset (`pkg_…`, its tare weight is added) or a carrier's packaging (GET /v1/carrier-packages).",
+    }),
+    weight_oz: Type.Number({ exclusiveMinimum: 0, description: "The contents' weight in ounces, > 0." }),
   },
   { additionalProperties: false, title: 'PackagedParcel' },
 );

@@ -95,14 +95,25 @@ export class PackagesService {
     for (const carrier of this.deps.carriers.carriers) {
       const own = carrier.packages?.find((p) => p.id === parcel.package_id);
       if (!own) continue;
-      if (parcel.weight_oz > own.max_weight_oz) throw validationError([{ field: `${field}.weight_oz`, message: `exceeds the ${own.name}'s limit of ${own.max_weight_oz} oz` }]);
+      if (parcel.weight_oz > own.max_weight_oz)
+        throw validationError([{ field: `${field}.weight_oz`, message: `exceeds the ${own.name}'s limit of ${own.max_weight_oz} oz` }]);
       return { weight_oz: parcel.weight_oz, length_in: own.length_in, width_in: own.width_in, height_in: own.height_in, package_id: own.id };
     }
     const row = parcel.package_id.startsWith('pkg_') ? await repo.findPackage(executor, scope, parcel.package_id) : undefined;
-    if (!row) throw new AppError('not_found', `No such package: ${parcel.package_id}.`, { details: [{ field: `${field}.package_id`, message: 'is neither a package of this workspace and environment nor a carrier\'s packaging (GET /v1/carrier-packages)' }] });
+    if (!row)
+      throw new AppError('not_found', `No such package: ${parcel.package_id}.`, {
+        details: [
+          {
+            field: `${field}.package_id`,
+            message: "is neither a package of this workspace and environment nor a carrier's packaging (GET /v1/carrier-packages)",
+          },
+        ],
+      });
     const weight = parcel.weight_oz + Number(row.tare_weight_oz);
     if (row.max_weight_oz !== null && weight > Number(row.max_weight_oz)) {
-      throw validationError([{ field: `${field}.weight_oz`, message: `with the box's tare (${Number(row.tare_weight_oz)} oz) exceeds its limit of ${Number(row.max_weight_oz)} oz` }]);
+      throw validationError([
+        { field: `${field}.weight_oz`, message: `with the box's tare (${Number(row.tare_weight_oz)} oz) exceeds its limit of ${Number(row.max_weight_oz)} oz` },
+      ]);
     }
     return { weight_oz: weight, length_in: Number(row.length_in), width_in: Number(row.width_in), height_in: Number(row.height_in) };
   }

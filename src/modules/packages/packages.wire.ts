@@ -18,5 +18,14 @@ export function toPackage(row: PackageRow): Package {
 }
 
 export function toCarrierPackage(carrier: CarrierDefinition, p: CarrierPackage): CarrierPackageWire {
-  return { id: p.id, carrier: carrier.slug, name: p.name, length_in: p.length_in, width_in: p.width_in, height_in: p.height_in, max_weight_oz: p.max_weight_oz, flat_rate_services: Object.keys(p.flat_rates) };
+  return {
+    id: p.id,
+    carrier: carrier.slug,
+    name: p.name,
+    length_in: p.length_in,
+    width_in: p.width_in,
+    height_in: p.height_in,
+    max_weight_oz: p.max_weight_oz,
+    flat_rate_services: Object.keys(p.flat_rates),
+  };
 }

@@ -30,5 +30,12 @@ export function pickupsQuery(executor: Executor, scope: Scope, filter: { status?
 
 /** Scheduled pickups whose window has ended (the completion sweep), across tenants, oldest first. */
 export async function duePickups(executor: Executor, now: Date, limit: number): Promise<Pick<PickupRow, 'id' | 'workspace_id' | 'environment'>[]> {
-  return executor.selectFrom('pickups').select(['id', 'workspace_id', 'environment']).where('status', '=', 'scheduled').where('window_end', '<=', now).orderBy('window_end').limit(limit).execute();
+  return executor
+    .selectFrom('pickups')
+    .select(['id', 'workspace_id', 'environment'])
+    .where('status', '=', 'scheduled')
+    .where('window_end', '<=', now)
+    .orderBy('window_end')
+    .limit(limit)
+    .execute();
 }

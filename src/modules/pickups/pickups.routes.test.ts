@@ -29,7 +29,13 @@ async function buy(t: Tenant, service = 'usps_ground_advantage'): Promise<{ id: 
     method: 'POST',
     url: '/v1/orders',
     headers: t.headers,
-    payload: { customer: { name: 'Ada' }, ship_to: shipTo, ship_from: origin, line_items: [{ sku: 'A', name: 'A', quantity: 1, weight_oz: 8 }], parcel: { weight_oz: 16, length_in: 8, width_in: 6, height_in: 4 } },
+    payload: {
+      customer: { name: 'Ada' },
+      ship_to: shipTo,
+      ship_from: origin,
+      line_items: [{ sku: 'A', name: 'A', quantity: 1, weight_oz: 8 }],
+      parcel: { weight_oz: 16, length_in: 8, width_in: 6, height_in: 4 },
+    },
   });
   expect(order.statusCode, order.body).toBe(201);
   const res = await app.inject({ method: 'POST', url: '/v1/shipments', headers: t.headers, payload: { order_id: order.json().id, service_code: service } });
@@ -70,7 +76,13 @@ describe('POST /v1/pickups', () => {
     const labels = [await buy(t, 'ups_ground'), await buy(t, 'ups_ground')];
     const res = await book(t, { carrier: 'ups', address: origin, window: TUESDAY, shipment_ids: labels.map((l) => l.id) });
     expect(res.statusCode, res.body).toBe(201);
-    expect(res.json()).toMatchObject({ carrier: 'ups', price: { amount: 1605, currency: 'USD' }, cancel_by: '2026-03-03T16:00:00.000Z', package_count: 2, shipment_ids: labels.map((l) => l.id) });
+    expect(res.json()).toMatchObject({
+      carrier: 'ups',
+      price: { amount: 1605, currency: 'USD' },
+      cancel_by: '2026-03-03T16:00:00.000Z',
+      package_count: 2,
+      shipment_ids: labels.map((l) => l.id),
+    });
   });
 
   it('422 pickup_unavailable, the reason in details: in the past, inverted, too short, too far, over two days, a Sunday, a carrier holiday', async () => {
@@ -90,7 +102,9 @@ describe('POST /v1/pickups', () => {
       expect(res.json(), reason).toMatchObject({ code: 'pickup_unavailable', details: [{ field, reason }] });
     }
     // A Saturday is a pickup day.
-    expect((await book(t, { carrier: 'usps', window: { start: '2026-03-07T09:00:00-05:00', end: '2026-03-07T12:00:00-05:00' }, package_count: 1 })).statusCode).toBe(201);
+    expect(
+      (await book(t, { carrier: 'usps', window: { start: '2026-03-07T09:00:00-05:00', end: '2026-03-07T12:00:00-05:00' }, package_count: 1 })).statusCode,
+    ).toBe(201);
 
     // Holidays follow each carrier's calendar (the one its delivery dates use): Columbus Day
     // closes USPS, not UPS; Memorial Day closes both.
@@ -103,7 +117,10 @@ describe('POST /v1/pickups', () => {
     setClock('2026-05-20T15:00:00.000Z');
     const memorial = { start: '2026-05-25T13:00:00-04:00', end: '2026-05-25T17:00:00-04:00' };
     for (const carrier of ['usps', 'ups', 'fedex', 'dhl_express']) {
-      expect((await book(t, { carrier, window: memorial, package_count: 1 })).json(), carrier).toMatchObject({ code: 'pickup_unavailable', details: [{ reason: 'carrier_holiday' }] });
+      expect((await book(t, { carrier, window: memorial, package_count: 1 })).json(), carrier).toMatchObject({
+        code: 'pickup_unavailable',
+        details: [{ reason: 'carrier_holiday' }],
+      });
     }
     setClock('2026-03-02T15:00:00.000Z');
   });
@@ -111,7 +128,10 @@ describe('POST /v1/pickups', () => {
   it('400s: no address anywhere is 422 missing_ship_from; both or neither of shipment_ids and package_count; a window without offset; a foreign or voided label', async () => {
     setClock('2026-03-02T15:00:00.000Z');
     const bare = await createTenant(app);
-    expect((await book(bare, { carrier: 'usps', window: TUESDAY, package_count: 1 })).json()).toMatchObject({ code: 'missing_ship_from', details: [{ field: 'address' }] });
+    expect((await book(bare, { carrier: 'usps', window: TUESDAY, package_count: 1 })).json()).toMatchObject({
+      code: 'missing_ship_from',
+      details: [{ field: 'address' }],
+    });
     const t = await tenantWithOrigin();
     expect((await book(t, { carrier: 'usps', window: TUESDAY })).statusCode).toBe(400);
     const s = await buy(t);
@@ -141,19 +161,27 @@ describe('POST /v1/pickups and /api/admin/pickups: an impossible time in the win
       '2026-02-30T13:00:00-05:00', // no such day
       '0000-03-03T13:00:00-05:00', // no year 0 in PostgreSQL
     ];
-    for (const [surface, headers] of [['/v1/pickups', t.headers], ['/api/admin/pickups', t.adminHeaders]] as const) {
+    for (const [surface, headers] of [
+      ['/v1/pickups', t.headers],
+      ['/api/admin/pickups', t.adminHeaders],
+    ] as const) {
       for (const bad of impossible) {
         for (const field of ['start', 'end'] as const) {
           const window = { ...TUESDAY, [field]: bad };
           const res = await app.inject({ method: 'POST', url: surface, headers, payload: { carrier: 'usps', window, package_count: 1 } });
           expect(res.statusCode, `${surface} ${field}=${bad}: ${res.body}`).toBe(400);
           expect(res.json().code).toBe('validation_failed');
-          expect(res.json().details.map((d: { field: string }) => d.field), bad).toContain(`window.${field}`);
+          expect(
+            res.json().details.map((d: { field: string }) => d.field),
+            bad,
+          ).toContain(`window.${field}`);
         }
       }
     }
     // The same window with possible times is booked.
-    expect((await book(t, { carrier: 'usps', window: { start: '2026-03-03T13:00-05:00', end: '2026-03-03T17:59:59.999-05:00' }, package_count: 1 })).statusCode).toBe(201);
+    expect(
+      (await book(t, { carrier: 'usps', window: { start: '2026-03-03T13:00-05:00', end: '2026-03-03T17:59:59.999-05:00' }, package_count: 1 })).statusCode,
+    ).toBe(201);
   });
 });
 
@@ -179,7 +207,7 @@ describe('POST /v1/pickups/:id/cancel', () => {
 });
 
 describe('completion', () => {
-  it('at the window\'s end the pickup completes and its labels get their acceptance scan (picked_up at that time), once', async () => {
+  it("at the window's end the pickup completes and its labels get their acceptance scan (picked_up at that time), once", async () => {
     setClock('2026-03-02T15:00:00.000Z');
     const t = await tenantWithOrigin();
     const labels = [await buy(t), await buy(t)];
@@ -192,14 +220,26 @@ describe('completion', () => {
     setClock('2026-03-03T22:00:30.000Z');
     expect(await app.services.pickups.completeDue()).toBeGreaterThanOrEqual(1);
     expect(await app.services.pickups.completeDue()).toBe(0);
-    expect((await app.inject({ method: 'GET', url: `/v1/pickups/${p.id}`, headers: t.headers })).json()).toMatchObject({ status: 'completed', completed_at: '2026-03-03T22:00:00.000Z' });
+    expect((await app.inject({ method: 'GET', url: `/v1/pickups/${p.id}`, headers: t.headers })).json()).toMatchObject({
+      status: 'completed',
+      completed_at: '2026-03-03T22:00:00.000Z',
+    });
     for (const l of labels) {
-      const rows = await app.deps.db.selectFrom('tracking_events').selectAll().where('shipment_id', '=', l.id).where('description', 'like', `%${p.id}%`).execute();
+      const rows = await app.deps.db
+        .selectFrom('tracking_events')
+        .selectAll()
+        .where('shipment_id', '=', l.id)
+        .where('description', 'like', `%${p.id}%`)
+        .execute();
       expect(rows, l.id).toHaveLength(1);
       expect(rows[0]).toMatchObject({ status: 'in_transit', status_detail: 'picked_up', milestone: 'picked_up', carrier_status_code: 'PU' });
       expect(new Date(rows[0]!.occurred_at).toISOString()).toBe('2026-03-03T22:00:00.000Z');
       const tracking = (await app.inject({ method: 'GET', url: `/v1/tracking/${l.id}`, headers: t.headers })).json();
-      expect(tracking.events.some((e: { status_detail: string; occurred_at: string }) => e.status_detail === 'picked_up' && e.occurred_at === '2026-03-03T22:00:00.000Z')).toBe(true);
+      expect(
+        tracking.events.some(
+          (e: { status_detail: string; occurred_at: string }) => e.status_detail === 'picked_up' && e.occurred_at === '2026-03-03T22:00:00.000Z',
+        ),
+      ).toBe(true);
       expect(tracking.timeline.find((m: { milestone: string }) => m.milestone === 'picked_up').reached_at).not.toBeNull();
     }
     // A completed pickup cannot be cancelled.
@@ -217,7 +257,9 @@ describe('GET /v1/pickups', () => {
     expect(b.price).toEqual({ amount: 450, currency: 'USD' });
     await app.inject({ method: 'POST', url: `/v1/pickups/${a.id}/cancel`, headers: t.headers });
     expect((await app.inject({ method: 'GET', url: '/v1/pickups', headers: t.headers })).json().data.map((p: { id: string }) => p.id)).toEqual([b.id, a.id]);
-    expect((await app.inject({ method: 'GET', url: '/v1/pickups?status=cancelled', headers: t.headers })).json().data.map((p: { id: string }) => p.id)).toEqual([a.id]);
+    expect((await app.inject({ method: 'GET', url: '/v1/pickups?status=cancelled', headers: t.headers })).json().data.map((p: { id: string }) => p.id)).toEqual(
+      [a.id],
+    );
     const page = (await app.inject({ method: 'GET', url: '/v1/pickups?limit=1', headers: t.headers })).json();
     expect(page).toMatchObject({ has_more: true, data: [{ id: b.id }] });
     expect((await app.inject({ method: 'GET', url: `/v1/pickups?limit=1&cursor=${page.next_cursor}`, headers: t.headers })).json().data[0].id).toBe(a.id);
@@ -231,13 +273,24 @@ describe('GET /v1/pickups', () => {
     await expectV1AuthMatrix(app, { method: 'POST', url: '/v1/pickups', payload: { carrier: 'usps', window: TUESDAY, package_count: 1 } }, { owner: t });
   });
 
-  it('the dashboard\'s surface books and cancels too, and the audit log records both', async () => {
+  it("the dashboard's surface books and cancels too, and the audit log records both", async () => {
     setClock('2026-03-02T15:00:00.000Z');
     const t = await tenantWithOrigin();
-    const res = await app.inject({ method: 'POST', url: '/api/admin/pickups', headers: t.adminHeaders, payload: { carrier: 'dhl_express', window: TUESDAY, package_count: 1 } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/admin/pickups',
+      headers: t.adminHeaders,
+      payload: { carrier: 'dhl_express', window: TUESDAY, package_count: 1 },
+    });
     expect(res.statusCode, res.body).toBe(201);
     expect((await app.inject({ method: 'POST', url: `/api/admin/pickups/${res.json().id}/cancel`, headers: t.adminHeaders })).statusCode).toBe(200);
-    const audit = await app.deps.db.selectFrom('audit_log').select(['action', 'target_id', 'actor_type']).where('target_id', '=', res.json().id).orderBy('at').orderBy('id').execute();
+    const audit = await app.deps.db
+      .selectFrom('audit_log')
+      .select(['action', 'target_id', 'actor_type'])
+      .where('target_id', '=', res.json().id)
+      .orderBy('at')
+      .orderBy('id')
+      .execute();
     expect(audit.map((a) => a.action)).toEqual(['pickup.scheduled', 'pickup.cancelled']);
   });
 });
@@ -245,7 +298,10 @@ describe('GET /v1/pickups', () => {
 describe('capabilities', () => {
   it('GET /v1/carrier-types: all four carriers offer pickups and manifests; a carrier without them is 422 capability_unavailable, in test as in live', async () => {
     const t = await tenantWithOrigin();
-    const types = (await app.inject({ method: 'GET', url: '/v1/carrier-types', headers: t.headers })).json().data as Array<{ carrier: string; capabilities: Record<string, boolean> }>;
+    const types = (await app.inject({ method: 'GET', url: '/v1/carrier-types', headers: t.headers })).json().data as Array<{
+      carrier: string;
+      capabilities: Record<string, boolean>;
+    }>;
     for (const c of types) expect(c.capabilities, c.carrier).toMatchObject({ pickups: true, manifests: true });
 
     // The same service with a USPS that declares no end-of-day offer.
@@ -254,7 +310,12 @@ describe('capabilities', () => {
     const other = await buildTestApp({ now: () => new Date(clock), carriers: bare });
     const u = await createTenant(other);
     await other.inject({ method: 'PATCH', url: '/api/admin/workspace', headers: u.adminHeaders, payload: { origin_address: origin } });
-    const usps = ((await other.inject({ method: 'GET', url: '/v1/carrier-types', headers: u.headers })).json().data as Array<{ carrier: string; capabilities: Record<string, boolean> }>).find((c) => c.carrier === 'usps')!;
+    const usps = (
+      (await other.inject({ method: 'GET', url: '/v1/carrier-types', headers: u.headers })).json().data as Array<{
+        carrier: string;
+        capabilities: Record<string, boolean>;
+      }>
+    ).find((c) => c.carrier === 'usps')!;
     expect(usps.capabilities).toMatchObject({ pickups: false, manifests: false });
     for (const headers of [u.headers, u.liveHeaders]) {
       const pickup = await other.inject({ method: 'POST', url: '/v1/pickups', headers, payload: { carrier: 'usps', window: TUESDAY, package_count: 1 } });

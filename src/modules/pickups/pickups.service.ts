@@ -43,19 +43,29 @@ export class PickupsService {
 
   async create(ctx: ServiceContext, input: CreatePickupInput): Promise<Pickup> {
     const carrier = this.deps.carriers.get(input.carrier);
-    if (!carrier) throw validationError([{ field: 'carrier', message: `is not a carrier of this service (${this.deps.carriers.carriers.map((c) => c.slug).join(', ')})` }]);
+    if (!carrier)
+      throw validationError([{ field: 'carrier', message: `is not a carrier of this service (${this.deps.carriers.carriers.map((c) => c.slug).join(', ')})` }]);
     const offer = carrier.end_of_day?.pickup;
     if (!offer) throw capabilityUnavailable(carrier);
-    if (input.shipment_ids && input.package_count !== undefined) throw validationError([{ field: 'package_count', message: 'give shipment_ids or package_count, not both' }]);
-    if (!input.shipment_ids && input.package_count === undefined) throw validationError([{ field: 'package_count', message: 'give shipment_ids or package_count' }]);
-    if (input.location_id !== undefined && input.address !== undefined) throw validationError([{ field: 'location_id', message: 'give location_id or address, not both' }]);
+    if (input.shipment_ids && input.package_count !== undefined)
+      throw validationError([{ field: 'package_count', message: 'give shipment_ids or package_count, not both' }]);
+    if (!input.shipment_ids && input.package_count === undefined)
+      throw validationError([{ field: 'package_count', message: 'give shipment_ids or package_count' }]);
+    if (input.location_id !== undefined && input.address !== undefined)
+      throw validationError([{ field: 'location_id', message: 'give location_id or address, not both' }]);
     // Per location: the named one (404 when not this scope's), else the default one unless an address is given.
     const location = input.address === undefined ? await this.locations.originFor(ctx, input.location_id) : null;
     const account = await this.gateway.accountForPurchase(ctx, carrier.slug, input.carrier_account_id);
     if (!this.gateway.driverOf(account)) throw capabilityUnavailable(carrier);
 
-    const address = (input.address as PickupAddress | undefined) ?? (location ? ({ ...location.address } as PickupAddress) : null) ?? ((await findWorkspaceOrigin(this.deps.db, ctx.workspaceId)) as PickupAddress | null);
-    if (!address) throw new AppError('missing_ship_from', 'No pickup address: send `address` or set the workspace origin.', { details: [{ field: 'address', message: 'is required when the workspace has no origin address' }] });
+    const address =
+      (input.address as PickupAddress | undefined) ??
+      (location ? ({ ...location.address } as PickupAddress) : null) ??
+      ((await findWorkspaceOrigin(this.deps.db, ctx.workspaceId)) as PickupAddress | null);
+    if (!address)
+      throw new AppError('missing_ship_from', 'No pickup address: send `address` or set the workspace origin.', {
+        details: [{ field: 'address', message: 'is required when the workspace has no origin address' }],
+      });
     const missing = (['street1', 'city', 'country'] as const).filter((f) => !address[f]);
     if (missing.length) throw validationError(missing.map((f) => ({ field: `address.${f}`, message: 'is required for a pickup' })));
     address.country = address.country.toUpperCase();
@@ -65,7 +75,9 @@ export class PickupsService {
     const timeZone = location?.timezone ?? originTimeZone(address.country === 'US' ? (address.state?.toUpperCase() ?? null) : null);
     const refusal = refuseWindow(window, now, timeZone, carrier.observed_holidays);
     if (refusal) {
-      throw new AppError('pickup_unavailable', `${carrier.name} cannot pick up in this window: ${refusal.message}.`, { details: [{ field: refusal.field, message: refusal.message, reason: refusal.reason }] });
+      throw new AppError('pickup_unavailable', `${carrier.name} cannot pick up in this window: ${refusal.message}.`, {
+        details: [{ field: refusal.field, message: refusal.message, reason: refusal.reason }],
+      });
     }
 
     let shipmentIds: string[] = [];
@@ -79,7 +91,8 @@ export class PickupsService {
         if (!s) return [{ field: `shipment_ids[${i}]`, message: 'is not a shipment of this workspace and environment' }];
         if (s.status === 'voided') return [{ field: `shipment_ids[${i}]`, message: 'is voided' }];
         if (s.carrier !== carrier.slug) return [{ field: `shipment_ids[${i}]`, message: `is a ${s.carrier} label, not ${carrier.slug}'s` }];
-        if (location && s.location_id && s.location_id !== location.id) return [{ field: `shipment_ids[${i}]`, message: `ships from location ${s.location_id}, not this pickup's (${location.id})` }];
+        if (location && s.location_id && s.location_id !== location.id)
+          return [{ field: `shipment_ids[${i}]`, message: `ships from location ${s.location_id}, not this pickup's (${location.id})` }];
         return [];
       });
       if (problems.length) throw validationError(problems);
@@ -146,14 +159,23 @@ export class PickupsService {
           updated_at: now,
         });
         if (ctx.actor.type === 'account') {
-          await writeAudit(trx, ctx.actor, ctx, { action: 'pickup.scheduled', targetType: 'pickup', targetId: id, workspaceId: ctx.workspaceId, environment: ctx.environment, changes: { carrier: carrier.slug, location_id: location?.id ?? null, window: input.window, package_count: packageCount } });
+          await writeAudit(trx, ctx.actor, ctx, {
+            action: 'pickup.scheduled',
+            targetType: 'pickup',
+            targetId: id,
+            workspaceId: ctx.workspaceId,
+            environment: ctx.environment,
+            changes: { carrier: carrier.slug, location_id: location?.id ?? null, window: input.window, package_count: packageCount },
+          });
         }
         return inserted;
       });
       return toPickup(row);
     } catch (err) {
       // Compensation: a pickup the carrier booked but we could not record is cancelled again.
-      await this.gateway.call(ctx, account, ctx.requestId, (d, c) => d.cancelPickup(c, { confirmation })).catch((cancelErr: unknown) => this.deps.log.error({ err: cancelErr, confirmation }, 'could not cancel an unrecorded carrier pickup'));
+      await this.gateway
+        .call(ctx, account, ctx.requestId, (d, c) => d.cancelPickup(c, { confirmation }))
+        .catch((cancelErr: unknown) => this.deps.log.error({ err: cancelErr, confirmation }, 'could not cancel an unrecorded carrier pickup'));
       throw err;
     }
   }
@@ -165,7 +187,10 @@ export class PickupsService {
   }
 
   async list(scope: Scope, filter: PickupListFilter): Promise<Page<Pickup>> {
-    const page = await paginate(repo.pickupsQuery(this.deps.db, scope, { status: filter.status, locationId: filter.location_id }), { limit: filter.limit, cursor: filter.cursor });
+    const page = await paginate(repo.pickupsQuery(this.deps.db, scope, { status: filter.status, locationId: filter.location_id }), {
+      limit: filter.limit,
+      cursor: filter.cursor,
+    });
     return { ...page, data: page.data.map(toPickup) };
   }
 
@@ -190,7 +215,14 @@ export class PickupsService {
       const now = this.deps.now();
       const cancelled = await repo.updatePickup(trx, id, { status: 'cancelled', cancelled_at: now, updated_at: now });
       if (ctx.actor.type === 'account') {
-        await writeAudit(trx, ctx.actor, ctx, { action: 'pickup.cancelled', targetType: 'pickup', targetId: id, workspaceId: ctx.workspaceId, environment: ctx.environment, changes: { status: { from: current.status, to: 'cancelled' } } });
+        await writeAudit(trx, ctx.actor, ctx, {
+          action: 'pickup.cancelled',
+          targetType: 'pickup',
+          targetId: id,
+          workspaceId: ctx.workspaceId,
+          environment: ctx.environment,
+          changes: { status: { from: current.status, to: 'cancelled' } },
+        });
       }
       return cancelled;
     });
@@ -229,7 +261,12 @@ export class PickupsService {
           const at = new Date(row.window_end);
           if (this.gateway.inProcessTarget(row) && row.shipment_ids.length > 0) {
             const carrier = this.deps.carriers.get(row.carrier);
-            await this.shipments.recordPickupScan(trx, scope, row.shipment_ids, { pickupId: row.id, at, carrierName: carrier?.name ?? row.carrier, location: row.address });
+            await this.shipments.recordPickupScan(trx, scope, row.shipment_ids, {
+              pickupId: row.id,
+              at,
+              carrierName: carrier?.name ?? row.carrier,
+              location: row.address,
+            });
           }
           await repo.updatePickup(trx, row.id, { status: 'completed', completed_at: at, updated_at: now });
           return true;

@@ -14,8 +14,17 @@ import {
 } from './delivery-dates.js';
 
 const USPS: readonly UsHoliday[] = [
-  'new_years_day', 'mlk_day', 'washingtons_birthday', 'memorial_day', 'juneteenth', 'independence_day',
-  'labor_day', 'columbus_day', 'veterans_day', 'thanksgiving_day', 'christmas_day',
+  'new_years_day',
+  'mlk_day',
+  'washingtons_birthday',
+  'memorial_day',
+  'juneteenth',
+  'independence_day',
+  'labor_day',
+  'columbus_day',
+  'veterans_day',
+  'thanksgiving_day',
+  'christmas_day',
 ];
 const UPS: readonly UsHoliday[] = ['new_years_day', 'memorial_day', 'independence_day', 'labor_day', 'thanksgiving_day', 'christmas_day'];
 const MORNING = { date: '2000-01-01', hour: 9 }; // a clock on another day: no cutoff effect
@@ -23,7 +32,20 @@ const MORNING = { date: '2000-01-01', hour: 9 }; // a clock on another day: no c
 describe('holiday calendars', () => {
   it('knows the 2026 federal holidays, with the observed Friday for a Saturday July 4', () => {
     const dates = holidayDates(2026, USPS);
-    for (const d of ['2026-01-01', '2026-01-19', '2026-02-16', '2026-05-25', '2026-06-19', '2026-07-03', '2026-07-04', '2026-09-07', '2026-10-12', '2026-11-11', '2026-11-26', '2026-12-25']) {
+    for (const d of [
+      '2026-01-01',
+      '2026-01-19',
+      '2026-02-16',
+      '2026-05-25',
+      '2026-06-19',
+      '2026-07-03',
+      '2026-07-04',
+      '2026-09-07',
+      '2026-10-12',
+      '2026-11-11',
+      '2026-11-26',
+      '2026-12-25',
+    ]) {
       expect(dates.has(d), d).toBe(true);
     }
     expect(dates.has('2026-11-27')).toBe(false); // day after Thanksgiving is not federal

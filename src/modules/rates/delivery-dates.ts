@@ -29,10 +29,7 @@ const HOLIDAY_NAMES: Record<UsHoliday, string> = {
 };
 export const ALL_US_HOLIDAYS = Object.keys(HOLIDAY_NAMES) as UsHoliday[];
 /** Names as date-holidays spells them, per language variant ("Labour Day" in plain `en`). */
-const KEY_BY_NAME = new Map<string, UsHoliday>([
-  ...Object.entries(HOLIDAY_NAMES).map(([k, v]) => [v, k as UsHoliday] as const),
-  ['Labour Day', 'labor_day'],
-]);
+const KEY_BY_NAME = new Map<string, UsHoliday>([...Object.entries(HOLIDAY_NAMES).map(([k, v]) => [v, k as UsHoliday] as const), ['Labour Day', 'labor_day']]);
 
 const require = createRequire(import.meta.url);
 let calendar: Holidays | null = null;
@@ -213,12 +210,7 @@ export function tenderDate(shipDate: string, holidays: readonly UsHoliday[], clo
 }
 
 /** Tender date + transit business days. */
-export function estimateDeliveryDate(
-  shipDate: string,
-  businessDays: number,
-  holidays: readonly UsHoliday[],
-  clock: LocalClock,
-): string {
+export function estimateDeliveryDate(shipDate: string, businessDays: number, holidays: readonly UsHoliday[], clock: LocalClock): string {
   // A pure function of its arguments that a quote calls once per option (14 times), on
   // arguments that repeat across lanes: remembered per holiday calendar.
   let dates = deliveryDates.get(holidays);
@@ -237,21 +229,65 @@ const deliveryDates = new WeakMap<readonly UsHoliday[], Map<string, string>>();
 
 /** Dominant IANA zone per US state, district, territory. */
 const STATE_TIME_ZONES: Record<string, string> = {
-  AL: 'America/Chicago', AK: 'America/Anchorage', AZ: 'America/Phoenix', AR: 'America/Chicago',
-  CA: 'America/Los_Angeles', CO: 'America/Denver', CT: 'America/New_York', DE: 'America/New_York',
-  DC: 'America/New_York', FL: 'America/New_York', GA: 'America/New_York', HI: 'Pacific/Honolulu',
-  ID: 'America/Boise', IL: 'America/Chicago', IN: 'America/Indiana/Indianapolis', IA: 'America/Chicago',
-  KS: 'America/Chicago', KY: 'America/New_York', LA: 'America/Chicago', ME: 'America/New_York',
-  MD: 'America/New_York', MA: 'America/New_York', MI: 'America/Detroit', MN: 'America/Chicago',
-  MS: 'America/Chicago', MO: 'America/Chicago', MT: 'America/Denver', NE: 'America/Chicago',
-  NV: 'America/Los_Angeles', NH: 'America/New_York', NJ: 'America/New_York', NM: 'America/Denver',
-  NY: 'America/New_York', NC: 'America/New_York', ND: 'America/Chicago', OH: 'America/New_York',
-  OK: 'America/Chicago', OR: 'America/Los_Angeles', PA: 'America/New_York', RI: 'America/New_York',
-  SC: 'America/New_York', SD: 'America/Chicago', TN: 'America/Chicago', TX: 'America/Chicago',
-  UT: 'America/Denver', VT: 'America/New_York', VA: 'America/New_York', WA: 'America/Los_Angeles',
-  WV: 'America/New_York', WI: 'America/Chicago', WY: 'America/Denver', PR: 'America/Puerto_Rico',
-  VI: 'America/St_Thomas', GU: 'Pacific/Guam', AS: 'Pacific/Pago_Pago', MP: 'Pacific/Saipan',
-  FM: 'Pacific/Pohnpei', MH: 'Pacific/Majuro', PW: 'Pacific/Palau',
+  AL: 'America/Chicago',
+  AK: 'America/Anchorage',
+  AZ: 'America/Phoenix',
+  AR: 'America/Chicago',
+  CA: 'America/Los_Angeles',
+  CO: 'America/Denver',
+  CT: 'America/New_York',
+  DE: 'America/New_York',
+  DC: 'America/New_York',
+  FL: 'America/New_York',
+  GA: 'America/New_York',
+  HI: 'Pacific/Honolulu',
+  ID: 'America/Boise',
+  IL: 'America/Chicago',
+  IN: 'America/Indiana/Indianapolis',
+  IA: 'America/Chicago',
+  KS: 'America/Chicago',
+  KY: 'America/New_York',
+  LA: 'America/Chicago',
+  ME: 'America/New_York',
+  MD: 'America/New_York',
+  MA: 'America/New_York',
+  MI: 'America/Detroit',
+  MN: 'America/Chicago',
+  MS: 'America/Chicago',
+  MO: 'America/Chicago',
+  MT: 'America/Denver',
+  NE: 'America/Chicago',
+  NV: 'America/Los_Angeles',
+  NH: 'America/New_York',
+  NJ: 'America/New_York',
+  NM: 'America/Denver',
+  NY: 'America/New_York',
+  NC: 'America/New_York',
+  ND: 'America/Chicago',
+  OH: 'America/New_York',
+  OK: 'America/Chicago',
+  OR: 'America/Los_Angeles',
+  PA: 'America/New_York',
+  RI: 'America/New_York',
+  SC: 'America/New_York',
+  SD: 'America/Chicago',
+  TN: 'America/Chicago',
+  TX: 'America/Chicago',
+  UT: 'America/Denver',
+  VT: 'America/New_York',
+  VA: 'America/New_York',
+  WA: 'America/Los_Angeles',
+  WV: 'America/New_York',
+  WI: 'America/Chicago',
+  WY: 'America/Denver',
+  PR: 'America/Puerto_Rico',
+  VI: 'America/St_Thomas',
+  GU: 'Pacific/Guam',
+  AS: 'Pacific/Pago_Pago',
+  MP: 'Pacific/Saipan',
+  FM: 'Pacific/Pohnpei',
+  MH: 'Pacific/Majuro',
+  PW: 'Pacific/Palau',
 };
 
 /** The origin's time zone for the cutoff: its state's zone in the US, UTC elsewhere. */

@@ -5,4 +5,13 @@ export type { RateQuery, RateQueryResponse, RateOption, UnavailableService, Rate
 export { buildRoute, countryGroup, groundZoneForDistance } from './zones.js';
 export { addBusinessDays, estimateDeliveryDate, holidayDates, isBusinessDay, isValidDate, localClock, originTimeZone, tenderDate } from './delivery-dates.js';
 export { ratesRoutes } from './rates.routes.js';
-export { simulatedSource, sourceAnswer, registrySources, type RateQuoteMeta, type RateSource, type RateSourceAnswer, type RateMessage, type SourcedRate } from './rates.sources.js';
+export {
+  simulatedSource,
+  sourceAnswer,
+  registrySources,
+  type RateQuoteMeta,
+  type RateSource,
+  type RateSourceAnswer,
+  type RateMessage,
+  type SourcedRate,
+} from './rates.sources.js';

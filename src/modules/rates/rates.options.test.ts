@@ -11,9 +11,26 @@ const LA = { country: 'US', postal_code: '90210' };
 const BOX = { weight_oz: 20, length_in: 10, width_in: 8, height_in: 4 };
 const VALID = { ship_from: NY, ship_to: LA, parcel: BOX };
 
-interface Surcharge { code: string; amount: { amount: number; currency: string } }
-interface Option { service_code: string; carrier: string; carrier_account_id: string | null; price: { amount: number }; base_price: { amount: number }; surcharges: Surcharge[] }
-interface Message { carrier_account_id: string | null; carrier: string; service_code?: string; code: string; option?: string; message: string }
+interface Surcharge {
+  code: string;
+  amount: { amount: number; currency: string };
+}
+interface Option {
+  service_code: string;
+  carrier: string;
+  carrier_account_id: string | null;
+  price: { amount: number };
+  base_price: { amount: number };
+  surcharges: Surcharge[];
+}
+interface Message {
+  carrier_account_id: string | null;
+  carrier: string;
+  service_code?: string;
+  code: string;
+  option?: string;
+  message: string;
+}
 
 let app: FastifyInstance;
 let tenant: Tenant;
@@ -32,7 +49,7 @@ async function quote(options: unknown): Promise<{ data: Option[]; messages: Mess
 }
 
 describe('POST /v1/rates/query with options', () => {
-  it('prices adult signature from each carrier\'s tariff as a surcharge, price = base + surcharges', async () => {
+  it("prices adult signature from each carrier's tariff as a surcharge, price = base + surcharges", async () => {
     const plain = await quote(undefined);
     const body = await quote({ signature: 'adult' });
     const ground = body.data.find((o) => o.service_code === 'ups_ground')!;
@@ -65,7 +82,7 @@ describe('POST /v1/rates/query with options', () => {
     expect(body.messages.every((m) => m.code === 'option_unavailable')).toBe(true);
   });
 
-  it('insurance: premium from the tariff; a value above the service\'s insurance_max drops it', async () => {
+  it("insurance: premium from the tariff; a value above the service's insurance_max drops it", async () => {
     const body = await quote({ insurance: { amount: { amount: 50_000, currency: 'USD' } } });
     const ground = body.data.find((o) => o.service_code === 'ups_ground')!;
     // 500 USD: five started 100 USD at 1.55 = 7.75 (above the 4.85 minimum).
@@ -84,7 +101,10 @@ describe('POST /v1/rates/query with options', () => {
     expect(codes).toEqual(expect.arrayContaining(['ups_ground', 'fedex_home_delivery', 'usps_ground_advantage']));
     expect(body.unavailable.map((u: { service_code: string }) => u.service_code)).not.toContain('ups_ground');
     expect(codes).not.toContain('ups_next_day_air');
-    expect(body.data.find((o) => o.service_code === 'ups_ground')!.surcharges).toContainEqual({ code: 'dangerous_goods', amount: { amount: upsOptions.tariff.dangerous_goods.limited_quantity_ground!, currency: 'USD' } });
+    expect(body.data.find((o) => o.service_code === 'ups_ground')!.surcharges).toContainEqual({
+      code: 'dangerous_goods',
+      amount: { amount: upsOptions.tariff.dangerous_goods.limited_quantity_ground!, currency: 'USD' },
+    });
     expect(body.messages.find((m) => m.service_code === 'ups_next_day_air')).toMatchObject({ option: 'dangerous_goods' });
   });
 
@@ -143,7 +163,7 @@ describe('POST /v1/rates/query options: bad input is a 400, one detail per bad f
   });
 });
 
-describe('GET /v1/carrier-types publishes each service\'s options from the same table', () => {
+describe("GET /v1/carrier-types publishes each service's options from the same table", () => {
   it('every service of every carrier, equal to its options table', async () => {
     const res = await app.inject({ method: 'GET', url: '/v1/carrier-types', headers: tenant.headers });
     expect(res.statusCode).toBe(200);

@@ -52,8 +52,23 @@ describe('POST /v1/rates/query: happy paths', () => {
     for (const o of body.data) {
       expect(Object.keys(o).sort()).toEqual(
         [
-          'base_price', 'billable_weight_oz', 'carrier', 'carrier_account_id', 'delivery', 'dim_divisor', 'dim_divisor_unit', 'dim_weight_oz', 'id',
-          'price', 'rate_table_version', 'requires_customs', 'service_code', 'service_name', 'surcharges', 'tags', 'zone',
+          'base_price',
+          'billable_weight_oz',
+          'carrier',
+          'carrier_account_id',
+          'delivery',
+          'dim_divisor',
+          'dim_divisor_unit',
+          'dim_weight_oz',
+          'id',
+          'price',
+          'rate_table_version',
+          'requires_customs',
+          'service_code',
+          'service_name',
+          'surcharges',
+          'tags',
+          'zone',
         ].sort(),
       );
       expect(o.id).toMatch(/^rate_[0-9a-z]{26}$/);
@@ -69,7 +84,11 @@ describe('POST /v1/rates/query: happy paths', () => {
     const tags = body.data.flatMap((o: { tags: string[] }) => o.tags).sort();
     expect(tags).toEqual(['best_value', 'cheapest', 'fastest']);
     expect(body.data[0].tags).toContain('cheapest');
-    expect(body.unavailable).toContainEqual({ carrier: 'dhl_express', service_code: 'dhl_express_worldwide', reason: 'DHL Express offers no US-to-US service' });
+    expect(body.unavailable).toContainEqual({
+      carrier: 'dhl_express',
+      service_code: 'dhl_express_worldwide',
+      reason: 'DHL Express offers no US-to-US service',
+    });
   });
 
   it('gives the same prices for the same request', async () => {
@@ -96,11 +115,17 @@ describe('POST /v1/rates/query: happy paths', () => {
   it('quotes international services to the UK and filters services', async () => {
     const res = await post({ ...VALID, ship_to: { country: 'gb', postal_code: 'SW1A 1AA', city: 'London' }, services: ['dhl_express_worldwide', 'ups'] });
     expect(res.statusCode, res.body).toBe(200);
-    const codes = res.json().data.map((o: { service_code: string }) => o.service_code).sort();
+    const codes = res
+      .json()
+      .data.map((o: { service_code: string }) => o.service_code)
+      .sort();
     expect(codes).toEqual(['dhl_express_worldwide', 'ups_worldwide_saver']);
-    expect(res.json().unavailable.map((u: { service_code: string }) => u.service_code).sort()).toEqual([
-      'ups_2nd_day_air', 'ups_3_day_select', 'ups_ground', 'ups_next_day_air',
-    ]);
+    expect(
+      res
+        .json()
+        .unavailable.map((u: { service_code: string }) => u.service_code)
+        .sort(),
+    ).toEqual(['ups_2nd_day_air', 'ups_3_day_select', 'ups_ground', 'ups_next_day_air']);
   });
 
   it('treats a ship_to with a company as commercial unless told otherwise', async () => {

@@ -27,7 +27,10 @@ export interface RateOriginProvider {
   originFor(scope: Scope, id: string | undefined): Promise<{ address: RateQuery['ship_from']; timezone: string; cutoff_minutes: number } | null>;
 }
 
-export async function ratesRoutes(app: App, opts: { surface?: Surface; gateway: RateSourceProvider; packages: Pick<PackagesService, 'resolveParcel'>; locations: RateOriginProvider }): Promise<void> {
+export async function ratesRoutes(
+  app: App,
+  opts: { surface?: Surface; gateway: RateSourceProvider; packages: Pick<PackagesService, 'resolveParcel'>; locations: RateOriginProvider },
+): Promise<void> {
   const { v1, security, tags, operationId } = surfaceDocs(opts.surface ?? 'v1', 'rates');
   const { carriers } = app.deps;
   // Load the ZIP data, ZIP3 centroids and holiday calendars (~0.6 s of CPU) once the server
@@ -78,7 +81,11 @@ export async function ratesRoutes(app: App, opts: { surface?: Surface; gateway: 
       // A packaged parcel is priced from what its package resolves to, and a location's query
       // from its address and clock (either can change, so the body's text is no quote-cache key).
       const quote = (resolved: RateSource[], query: RateQuery, bodyText: string | undefined, origin?: { timezone: string; cutoff_minutes: number }) =>
-        quoteRatesJson(query, { carriers, sources: resolved, now: app.deps.now(), bodyText, requestId: request.id, startedAt, ...(origin ? { origin } : {}) }, serialize);
+        quoteRatesJson(
+          query,
+          { carriers, sources: resolved, now: app.deps.now(), bodyText, requestId: request.id, startedAt, ...(origin ? { origin } : {}) },
+          serialize,
+        );
       const plain = shipFrom !== undefined && request.body.parcels === undefined && !isPackagedParcel(request.body.parcel);
       const json = plain
         ? Array.isArray(sources)
@@ -86,20 +93,32 @@ export async function ratesRoutes(app: App, opts: { surface?: Surface; gateway: 
           : sources.then((resolved) => quote(resolved, request.body as RateQuery, request.bodyText))
         : Promise.all([
             sources,
-            Promise.all(pieces.map((p, i) => (isPackagedParcel(p) ? opts.packages.resolveParcel(scope, p, request.body.parcels ? `parcels[${i}]` : 'parcel') : p))),
+            Promise.all(
+              pieces.map((p, i) => (isPackagedParcel(p) ? opts.packages.resolveParcel(scope, p, request.body.parcels ? `parcels[${i}]` : 'parcel') : p)),
+            ),
             shipFrom === undefined ? opts.locations.originFor(scope, locationId) : null,
           ]).then(([resolved, dims, origin]) => {
-            if (shipFrom === undefined && !origin) throw validationError([{ field: 'ship_from', message: 'is required (or give location_id, or make a default location)' }]);
+            if (shipFrom === undefined && !origin)
+              throw validationError([{ field: 'ship_from', message: 'is required (or give location_id, or make a default location)' }]);
             const { location_id: _location, parcels: _parcels, ...rest } = request.body;
             // A multi-piece query is quoted with its first piece as `parcel` and every piece in `parcels`.
-            const query = { ...rest, parcel: dims[0], ...(dims.length > 1 ? { parcels: dims } : {}), ship_from: origin ? origin.address : shipFrom! } as RateQuery;
+            const query = {
+              ...rest,
+              parcel: dims[0],
+              ...(dims.length > 1 ? { parcels: dims } : {}),
+              ship_from: origin ? origin.address : shipFrom!,
+            } as RateQuery;
             return quote(resolved, query, undefined, origin ? { timezone: origin.timezone, cutoff_minutes: origin.cutoff_minutes } : undefined);
           });
       reply.type('application/json; charset=utf-8');
       // A remembered quote is answered synchronously; a new one when its carriers have priced it.
       // (reply.send of an error hands it to the error handler, as a thrown one would be.)
       if (typeof json === 'string') reply.send(json as never);
-      else json.then((text) => reply.send(text as never), (err: Error) => reply.send(err as never));
+      else
+        json.then(
+          (text) => reply.send(text as never),
+          (err: Error) => reply.send(err as never),
+        );
     },
   );
 }

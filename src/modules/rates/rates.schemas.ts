@@ -43,12 +43,8 @@ export const RateQuerySchema = Type.Object(
         description: 'Only these service codes (`ups_ground`); a carrier slug (`ups`) selects all its services.',
       }),
     ),
-    ship_date: Type.Optional(
-      Type.String({ ...DateSchema, description: 'YYYY-MM-DD; default today in the origin\'s time zone.' }),
-    ),
-    residential: Type.Optional(
-      Type.Boolean({ description: 'Residential destination. Default: true unless ship_to has a company name.' }),
-    ),
+    ship_date: Type.Optional(Type.String({ ...DateSchema, description: "YYYY-MM-DD; default today in the origin's time zone." })),
+    residential: Type.Optional(Type.Boolean({ description: 'Residential destination. Default: true unless ship_to has a company name.' })),
     carrier_accounts: Type.Optional(
       Type.Array(Type.String({ maxLength: 100 }), {
         minItems: 1,
@@ -59,7 +55,8 @@ export const RateQuerySchema = Type.Object(
     ),
     options: Type.Optional({
       ...ShipmentOptionsInputSchema,
-      description: 'Shipment options: only services that offer them are quoted, each option\'s cost a `surcharges` entry; a service dropped for lacking one is a `messages` entry (code option_unavailable).',
+      description:
+        "Shipment options: only services that offer them are quoted, each option's cost a `surcharges` entry; a service dropped for lacking one is a `messages` entry (code option_unavailable).",
     }),
     parcels: Type.Optional(Type.Array(ParcelSchema, { minItems: 1, maxItems: MAX_PARCELS_IN_BODY })),
   },
@@ -76,7 +73,11 @@ const QueryParcelSchema = Type.Object(
     height_in: Type.Optional(ParcelSchema.properties.height_in),
     package_id: Type.Optional(PackagedParcelSchema.properties.package_id),
   },
-  { title: 'Parcel', description: 'Weight and dimensions, or weight and `package_id` (a `pkg_…` preset, whose tare is added, or a carrier\'s packaging from GET /v1/carrier-packages) in place of the dimensions.' },
+  {
+    title: 'Parcel',
+    description:
+      "Weight and dimensions, or weight and `package_id` (a `pkg_…` preset, whose tare is added, or a carrier's packaging from GET /v1/carrier-packages) in place of the dimensions.",
+  },
 );
 
 /**
@@ -88,13 +89,21 @@ export const RateQueryBodySchema = Type.Object(
   {
     ...RateQuerySchema.properties,
     ship_from: Type.Optional(RateQuerySchema.properties.ship_from),
-    location_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'In place of ship_from: a location (`loc_…`) ships from its address, on its time zone and cut-off. With neither, the default location (else ship_from is required).' })),
+    location_id: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 64,
+        description:
+          'In place of ship_from: a location (`loc_…`) ships from its address, on its time zone and cut-off. With neither, the default location (else ship_from is required).',
+      }),
+    ),
     parcel: Type.Optional(QueryParcelSchema),
     parcels: Type.Optional(
       Type.Array(QueryParcelSchema, {
         minItems: 1,
         maxItems: MAX_PARCELS_IN_BODY,
-        description: 'A multi-piece shipment, in place of `parcel`: every piece (1 to the service\'s `max_parcels`, GET /v1/carrier-types). Priced as one shipment; a service that takes fewer pieces is dropped with a `messages` entry (option_unavailable, option `parcels`).',
+        description:
+          "A multi-piece shipment, in place of `parcel`: every piece (1 to the service's `max_parcels`, GET /v1/carrier-types). Priced as one shipment; a service that takes fewer pieces is dropped with a `messages` entry (option_unavailable, option `parcels`).",
       }),
     ),
   },
@@ -103,7 +112,10 @@ export const RateQueryBodySchema = Type.Object(
 export type RateQueryBody = Static<typeof RateQueryBodySchema>;
 
 export const SurchargeSchema = Type.Object({
-  code: Type.String({ description: 'fuel, residential, additional_handling, oversize, remote_area, nonstandard_length, nonstandard_volume; shipment options: signature, adult_signature, saturday_delivery, insurance, dangerous_goods.' }),
+  code: Type.String({
+    description:
+      'fuel, residential, additional_handling, oversize, remote_area, nonstandard_length, nonstandard_volume; shipment options: signature, adult_signature, saturday_delivery, insurance, dangerous_goods.',
+  }),
   amount: MoneySchema,
 });
 
@@ -115,11 +127,16 @@ export const RateOptionSchema = Type.Object(
     id: Type.String({ description: 'rate_… id of this quote.' }),
     service_code: Type.String(),
     carrier: Type.String(),
-    carrier_account_id: nullable(Type.String({ description: 'The carrier account (`ca_…`) that quoted this option; buy with it by passing it to POST /v1/shipments.' })),
+    carrier_account_id: nullable(
+      Type.String({ description: 'The carrier account (`ca_…`) that quoted this option; buy with it by passing it to POST /v1/shipments.' }),
+    ),
     service_name: Type.String(),
     price: { ...MoneySchema, description: 'base_price + the sum of surcharges.' },
     base_price: MoneySchema,
-    zone: Type.Integer({ description: 'Domestic: USPS 1–9 or UPS/FedEx 2–8 by distance. International: 1 Canada/Mexico, 2 Europe, 3 Asia-Pacific, 4 rest of world; USPS Priority Mail (Express) International: the USPS country price group (1 Canada, 2 Mexico, 3 United Kingdom, 4 Western Europe, 5 rest of Europe, 6 Australia/New Zealand, 7 East Asia, 8 rest of Asia-Pacific, 9 rest of world).' }),
+    zone: Type.Integer({
+      description:
+        'Domestic: USPS 1–9 or UPS/FedEx 2–8 by distance. International: 1 Canada/Mexico, 2 Europe, 3 Asia-Pacific, 4 rest of world; USPS Priority Mail (Express) International: the USPS country price group (1 Canada, 2 Mexico, 3 United Kingdom, 4 Western Europe, 5 rest of Europe, 6 Australia/New Zealand, 7 East Asia, 8 rest of Asia-Pacific, 9 rest of world).',
+    }),
     billable_weight_oz: Type.Integer({ description: 'max(actual, DIM) rounded up to the carrier increment.' }),
     // Nullable as a type array, not anyOf: the response serializer then writes these without
     // trying each branch (a measurable share of a rate query's time).
@@ -135,7 +152,8 @@ export const RateOptionSchema = Type.Object(
     tags: Type.Array(Type.Unsafe<RateTag>({ type: 'string', enum: ['cheapest', 'fastest', 'best_value'] })),
     rate_table_version: Type.String(),
     requires_customs: Type.Boolean({
-      description: 'True when a label on this lane needs a customs declaration (it crosses a border, or goes to a US military address: AA, AE, AP), so a checkout can ask for one before purchase.',
+      description:
+        'True when a label on this lane needs a customs declaration (it crosses a border, or goes to a US military address: AA, AE, AP), so a checkout can ask for one before purchase.',
     }),
   },
   { title: 'RateOption' },
@@ -156,13 +174,19 @@ export const RateMessageSchema = Type.Object(
     code: Type.Unsafe<'carrier_unavailable' | 'carrier_account_invalid' | 'carrier_rejected' | 'option_unavailable'>({
       type: 'string',
       enum: ['carrier_unavailable', 'carrier_account_invalid', 'carrier_rejected', 'option_unavailable'],
-      description: 'carrier_unavailable: no answer within the deadline, 5xx, or its circuit is open; carrier_account_invalid: the carrier refused the credentials; carrier_rejected: the carrier refused the request; option_unavailable: the service (`service_code`) does not offer a shipment option asked for (`option`).',
+      description:
+        'carrier_unavailable: no answer within the deadline, 5xx, or its circuit is open; carrier_account_invalid: the carrier refused the credentials; carrier_rejected: the carrier refused the request; option_unavailable: the service (`service_code`) does not offer a shipment option asked for (`option`).',
     }),
     service_code: Type.Optional(Type.String({ description: 'option_unavailable: the service dropped.' })),
-    option: Type.Optional(Type.String({ description: 'option_unavailable: signature, adult_signature, saturday_delivery, insurance, dangerous_goods or parcels.' })),
+    option: Type.Optional(
+      Type.String({ description: 'option_unavailable: signature, adult_signature, saturday_delivery, insurance, dangerous_goods or parcels.' }),
+    ),
     message: Type.String(),
   },
-  { title: 'RateMessage', description: 'An account that gave no options, or a service dropped for lacking a shipment option, and why. It never fails the query.' },
+  {
+    title: 'RateMessage',
+    description: 'An account that gave no options, or a service dropped for lacking a shipment option, and why. It never fails the query.',
+  },
 );
 
 export const RateQueryResponseSchema = Type.Object(
@@ -173,7 +197,10 @@ export const RateQueryResponseSchema = Type.Object(
     rate_table_versions: Type.Record(Type.String(), Type.String(), { description: 'Rate table version per carrier quoted.' }),
     data: Type.Array(RateOptionSchema, { description: 'Sorted by price, cheapest first.' }),
     unavailable: Type.Array(UnavailableServiceSchema),
-    messages: Type.Array(RateMessageSchema, { description: 'One per carrier account that failed (its services are also listed under `unavailable`), and one per service dropped for lacking a shipment option asked for (option_unavailable).' }),
+    messages: Type.Array(RateMessageSchema, {
+      description:
+        'One per carrier account that failed (its services are also listed under `unavailable`), and one per service dropped for lacking a shipment option asked for (option_unavailable).',
+    }),
   },
   { title: 'RateQueryResponse', description: 'Rate options for the parcel, cheapest first.', examples: [RATE_QUERY_RESPONSE_EXAMPLE] },
 );

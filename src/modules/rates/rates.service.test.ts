@@ -151,16 +151,10 @@ describe('quoteRates: a US domestic query', () => {
 
   it('estimates delivery with business days, holidays and the cutoff', async () => {
     // Friday 2026-09-04 (before Labor Day), shipped in the morning: next day air → Tue 09-08
-    const res = await quoteRates(
-      { ship_from: NY, ship_to: LA, parcel: BOX, ship_date: '2026-09-04' },
-      { carriers, now: new Date('2026-09-04T14:00:00Z') },
-    );
+    const res = await quoteRates({ ship_from: NY, ship_to: LA, parcel: BOX, ship_date: '2026-09-04' }, { carriers, now: new Date('2026-09-04T14:00:00Z') });
     expect(option(res, 'ups_next_day_air').delivery).toMatchObject({ business_days: 1, estimated_delivery_date: '2026-09-08' });
     // After 17:00 in New York (21:30 UTC): tendered Tue, delivered Wed
-    const late = await quoteRates(
-      { ship_from: NY, ship_to: LA, parcel: BOX, ship_date: '2026-09-04' },
-      { carriers, now: new Date('2026-09-04T21:30:00Z') },
-    );
+    const late = await quoteRates({ ship_from: NY, ship_to: LA, parcel: BOX, ship_date: '2026-09-04' }, { carriers, now: new Date('2026-09-04T21:30:00Z') });
     expect(option(late, 'ups_next_day_air').delivery.estimated_delivery_date).toBe('2026-09-09');
   });
 
@@ -197,8 +191,12 @@ describe('quoteRates: international', () => {
     const res = await quote({ ship_to: { country: 'gb', postal_code: 'sw1a 1aa' } });
     const codes = res.data.map((o) => o.service_code).sort();
     expect(codes).toEqual([
-      'dhl_express_worldwide', 'fedex_international_priority', 'ups_worldwide_saver', 'usps_first_class_international',
-      'usps_priority_mail_express_international', 'usps_priority_mail_international',
+      'dhl_express_worldwide',
+      'fedex_international_priority',
+      'ups_worldwide_saver',
+      'usps_first_class_international',
+      'usps_priority_mail_express_international',
+      'usps_priority_mail_international',
     ]);
     // Zone 2 (Europe), but USPS's Priority services price by USPS country group (the UK: 3).
     for (const o of res.data) expect(o.zone).toBe(o.service_code.startsWith('usps_priority') ? 3 : 2);

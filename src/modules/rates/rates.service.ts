@@ -6,7 +6,16 @@ import { TtlCache } from '../../platform/cache/ttl-cache.js';
 import { checkCountryAndPostalCode, type RatingAddressCheck } from '../addresses/index.js';
 import { requiresCustoms } from '../customs/index.js';
 import { asksNothing, checkOptions, optionGaps, resolveOptions } from '../shipment-options/index.js';
-import { ALL_US_HOLIDAYS, cutoffClock, estimateDeliveryDate, holidayDates, isValidDate, localClock, originTimeZone, type LocalClock } from './delivery-dates.js';
+import {
+  ALL_US_HOLIDAYS,
+  cutoffClock,
+  estimateDeliveryDate,
+  holidayDates,
+  isValidDate,
+  localClock,
+  originTimeZone,
+  type LocalClock,
+} from './delivery-dates.js';
 import type { RateOption, RateQuery, RateQueryResponse, UnavailableService } from './rates.schemas.js';
 import { registrySources, type RateMessage, type RateSource, type SourcedRate } from './rates.sources.js';
 import { buildRoute, zip3Centroid } from './zones.js';
@@ -61,14 +70,13 @@ export async function quoteRates(query: RateQuery, ctx: QuoteRatesContext): Prom
  * kept cut at its ids, so a repeat costs a string join instead of a copy and a serialisation,
  * and is answered synchronously (no promise on the hot path).
  */
-export function quoteRatesJson(
-  query: RateQuery,
-  ctx: QuoteRatesContext,
-  serialize: (response: RateQueryResponse) => string,
-): string | Promise<string> {
+export function quoteRatesJson(query: RateQuery, ctx: QuoteRatesContext, serialize: (response: RateQueryResponse) => string): string | Promise<string> {
   const { cached, now, key } = lookUpQuote(query, ctx);
   if (!cached) return computeAndRemember(query, ctx, now, key).then((entry) => serialize(entry.response));
-  cached.pieces ??= cutAtIds(serialize(cached.response), cached.response.data.map((o) => o.id));
+  cached.pieces ??= cutAtIds(
+    serialize(cached.response),
+    cached.response.data.map((o) => o.id),
+  );
   let json = cached.pieces[0];
   for (let i = 1; i < cached.pieces.length; i++) json += newId('rate') + cached.pieces[i];
   return json;
@@ -139,7 +147,10 @@ export function checkRateEnds(body: unknown): ErrorDetail[] {
   if (typeof body !== 'object' || body === null) return [];
   const { ship_from, ship_to, options } = body as Record<string, unknown>;
   const details: ErrorDetail[] = checkOptions(options);
-  for (const [end, field] of [[ship_from, 'ship_from'], [ship_to, 'ship_to']] as const) {
+  for (const [end, field] of [
+    [ship_from, 'ship_from'],
+    [ship_to, 'ship_to'],
+  ] as const) {
     if (typeof end === 'object' && end !== null && !Array.isArray(end)) details.push(...checkCountryAndPostalCode(end, field).details);
   }
   return details;
@@ -217,13 +228,24 @@ async function computeQuote(query: RateQuery, ctx: QuoteRatesContext, now: Date)
         residential,
         service_codes: codes,
         route,
-        ...(asksNothing(shipmentOptions) && shipmentOptions.references.length === 0 && !shipmentOptions.delivery_instructions ? {} : { options: shipmentOptions }),
+        ...(asksNothing(shipmentOptions) && shipmentOptions.references.length === 0 && !shipmentOptions.delivery_instructions
+          ? {}
+          : { options: shipmentOptions }),
         // Every piece, to either driver: an api driver sends them all to its carrier, which prices the lot.
         ...(pieces ? { parcels: pieces.map((p) => ({ ...p })) } : {}),
       };
       // Another carrier's packaging: the account is not asked (a simulated driver's engine says the same).
       const foreign = foreignPackaging(carrier.name, request.parcels ?? [request.parcel], carrier.packages);
-      if (foreign) return { source, codes, answer: { ok: true as const, rates: [], unavailable: (codes ?? carrier.services.map((s) => s.code)).map((service_code) => ({ service_code, reason: foreign })) } };
+      if (foreign)
+        return {
+          source,
+          codes,
+          answer: {
+            ok: true as const,
+            rates: [],
+            unavailable: (codes ?? carrier.services.map((s) => s.code)).map((service_code) => ({ service_code, reason: foreign })),
+          },
+        };
       return { source, codes, answer: await source.quote(request, { requestId: ctx.requestId, startedAt: ctx.startedAt }) };
     }),
   );
@@ -240,7 +262,8 @@ async function computeQuote(query: RateQuery, ctx: QuoteRatesContext, now: Date)
       // One account failing never sinks the rate-shop: its services are listed unavailable and
       // the reason is a message naming the account.
       messages.push({ carrier_account_id: source.accountId, carrier: carrier.slug, code: answer.code, message: answer.message });
-      for (const service_code of codes ?? carrier.services.map((s) => s.code)) unavailable.push({ carrier: carrier.slug, service_code, reason: answer.message });
+      for (const service_code of codes ?? carrier.services.map((s) => s.code))
+        unavailable.push({ carrier: carrier.slug, service_code, reason: answer.message });
       continue;
     }
     if (source.rateTableVersion !== null) versions[carrier.slug] = source.rateTableVersion;
@@ -253,12 +276,27 @@ async function computeQuote(query: RateQuery, ctx: QuoteRatesContext, now: Date)
         // The same options table for both drivers: an api driver sends what is offered to the
         // carrier, which prices it (docs/carriers.md, "Shipment options").
         const gaps = optionGaps(rate.service_name, service?.options, shipmentOptions);
-        for (const gap of gaps) dropped.push({ carrier_account_id: source.accountId, carrier: carrier.slug, service_code: rate.service_code, code: 'option_unavailable', option: gap.option, message: gap.message });
+        for (const gap of gaps)
+          dropped.push({
+            carrier_account_id: source.accountId,
+            carrier: carrier.slug,
+            service_code: rate.service_code,
+            code: 'option_unavailable',
+            option: gap.option,
+            message: gap.message,
+          });
         if (gaps.length > 0) continue;
         // A multi-piece query: a service that takes fewer pieces is dropped too.
         const pieceGap = pieces ? parcelsGap(rate.service_name, service?.options, pieces.length) : null;
         if (pieceGap) {
-          dropped.push({ carrier_account_id: source.accountId, carrier: carrier.slug, service_code: rate.service_code, code: 'option_unavailable', option: pieceGap.option, message: pieceGap.message });
+          dropped.push({
+            carrier_account_id: source.accountId,
+            carrier: carrier.slug,
+            service_code: rate.service_code,
+            code: 'option_unavailable',
+            option: pieceGap.option,
+            message: pieceGap.message,
+          });
           continue;
         }
       }
@@ -289,11 +327,7 @@ async function computeQuote(query: RateQuery, ctx: QuoteRatesContext, now: Date)
 }
 
 /** Service codes the caller asked for (carrier slugs expanded); null = all. */
-function resolveServiceFilter(
-  services: readonly string[] | undefined,
-  registry: CarrierRegistry,
-  details: ErrorDetail[],
-): Set<string> | null {
+function resolveServiceFilter(services: readonly string[] | undefined, registry: CarrierRegistry, details: ErrorDetail[]): Set<string> | null {
   if (!services) return null;
   const wanted = new Set<string>();
   services.forEach((code, i) => {
@@ -315,7 +349,14 @@ function toCarrierAddress(input: RateQuery['ship_from'], check: RatingAddressChe
   return address;
 }
 
-function toOption(carrier: CarrierDefinition, rate: SourcedRate, shipDate: string, clock: LocalClock, accountId: string | null, needsCustoms: boolean): RateOption {
+function toOption(
+  carrier: CarrierDefinition,
+  rate: SourcedRate,
+  shipDate: string,
+  clock: LocalClock,
+  accountId: string | null,
+  needsCustoms: boolean,
+): RateOption {
   return {
     id: newId('rate'),
     service_code: rate.service_code,
@@ -351,9 +392,7 @@ function byText(a: string, b: string): number {
 
 function byPrice(a: Untagged, b: Untagged): number {
   return (
-    a.price.amount - b.price.amount ||
-    byText(a.delivery.estimated_delivery_date, b.delivery.estimated_delivery_date) ||
-    byText(a.service_code, b.service_code)
+    a.price.amount - b.price.amount || byText(a.delivery.estimated_delivery_date, b.delivery.estimated_delivery_date) || byText(a.service_code, b.service_code)
   );
 }
 

@@ -20,9 +20,7 @@ export interface SourcedRate extends CarrierRate {
   estimated_delivery_date?: string | null;
 }
 
-export type RateSourceAnswer =
-  | { ok: true; rates: SourcedRate[]; unavailable: RateUnavailable[] }
-  | { ok: false; code: RateMessageCode; message: string };
+export type RateSourceAnswer = { ok: true; rates: SourcedRate[]; unavailable: RateUnavailable[] } | { ok: false; code: RateMessageCode; message: string };
 
 /**
  * One carrier account the rate-shop asks (the carrier-accounts module makes them): the
@@ -55,7 +53,12 @@ export function registrySources(carriers: readonly CarrierDefinition[]): RateSou
 /** A simulated carrier as a source: its in-process driver, asked with no deadline (it has no network to wait for). */
 export function simulatedSource(carrier: CarrierDefinition, accountId: string | null): RateSource {
   const driver = simulatedDriver(carrier);
-  return { accountId, rateTableVersion: carrier.rate_table_version, carrier, quote: (request) => sourceAnswer(carrier, () => driver.rates(IN_PROCESS_CONTEXT, request)) };
+  return {
+    accountId,
+    rateTableVersion: carrier.rate_table_version,
+    carrier,
+    quote: (request) => sourceAnswer(carrier, () => driver.rates(IN_PROCESS_CONTEXT, request)),
+  };
 }
 
 /**

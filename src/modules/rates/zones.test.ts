@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { uspsZone, uspsZoneForDistance } from '../../carriers/simulation/rate-engine.js';
-import {
-  buildRoute,
-  countryGroup,
-  distanceBetweenZip3,
-  greatCircleMiles,
-  groundZoneForDistance,
-  zip3Centroid,
-} from './zones.js';
+import { buildRoute, countryGroup, distanceBetweenZip3, greatCircleMiles, groundZoneForDistance, zip3Centroid } from './zones.js';
 
 const us = (postal_code: string, state: string) => ({ country: 'US', postal_code, state });
 

@@ -26,7 +26,12 @@ describe('super-admin settings', () => {
     expect(res.json().updated_at).toEqual(expect.any(String));
     expect(await settings.get('sandbox.tracking_time_scale')).toBe(3600);
 
-    const audit = await app.deps.db.selectFrom('audit_log').selectAll().where('action', '=', 'setting.updated').where('target_id', '=', 'sandbox.tracking_time_scale').execute();
+    const audit = await app.deps.db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('action', '=', 'setting.updated')
+      .where('target_id', '=', 'sandbox.tracking_time_scale')
+      .execute();
     expect(audit).toHaveLength(1);
     expect(audit[0].changes).toEqual({ value: { from: null, to: 3600 } });
 
@@ -35,7 +40,12 @@ describe('super-admin settings', () => {
   });
 
   it('refuses a value that does not fit the schema with field details, and changes nothing', async () => {
-    const res = await app.inject({ method: 'PUT', url: '/api/super-admin/settings/webhooks.retry_schedule_seconds', headers: root, payload: { value: [10, -1] } });
+    const res = await app.inject({
+      method: 'PUT',
+      url: '/api/super-admin/settings/webhooks.retry_schedule_seconds',
+      headers: root,
+      payload: { value: [10, -1] },
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().code).toBe('validation_failed');
     expect(res.json().details[0].field).toMatch(/^value/);
@@ -51,7 +61,10 @@ describe('super-admin settings', () => {
   });
 
   it('a stored value that no longer fits its schema reads as the default', async () => {
-    await app.deps.db.insertInto('settings').values({ key: 'orders.default_box', value: JSON.stringify({ length_in: 0, width_in: 8, height_in: 4 }) }).execute();
+    await app.deps.db
+      .insertInto('settings')
+      .values({ key: 'orders.default_box', value: JSON.stringify({ length_in: 0, width_in: 8, height_in: 4 }) })
+      .execute();
     app.deps.bus.publish('settings');
     expect(await settingsService(app.deps).get('orders.default_box')).toEqual({ length_in: 10, width_in: 8, height_in: 4 });
   });
@@ -60,7 +73,12 @@ describe('super-admin settings', () => {
     const tenant = await createTenant(app);
     const none = await app.inject({ method: 'GET', url: '/api/super-admin/settings' });
     expect(none.statusCode).toBe(401);
-    const user = await app.inject({ method: 'PUT', url: '/api/super-admin/settings/registration.auto_approve', headers: { authorization: `Bearer ${tenant.sessionToken}` }, payload: { value: true } });
+    const user = await app.inject({
+      method: 'PUT',
+      url: '/api/super-admin/settings/registration.auto_approve',
+      headers: { authorization: `Bearer ${tenant.sessionToken}` },
+      payload: { value: true },
+    });
     expect(user.statusCode).toBe(403);
     expect(user.json().code).toBe('forbidden');
   });

@@ -14,7 +14,7 @@ const refusal = (fn: () => void): AppError => {
   throw new Error('not refused');
 };
 
-describe('parcels against a service\'s max_parcels', () => {
+describe("parcels against a service's max_parcels", () => {
   it('a service takes up to its max_parcels pieces', () => {
     const ground = upsCarrier.services.find((s) => s.code === 'ups_ground')!;
     expect(optionGaps(ground.name, ground.options, DEFAULT_OPTIONS, ground.options!.max_parcels)).toEqual([]);

@@ -93,7 +93,13 @@ export function optionGaps(serviceName: string, offer: ServiceOptions | undefine
     gaps.push({ option: 'dangerous_goods', message: `${serviceName} does not carry ${options.dangerous_goods.category}` });
   }
   if (parcels > o.max_parcels) {
-    gaps.push({ option: 'parcels', message: o.max_parcels === 1 ? `${serviceName} takes one parcel per shipment (no multi-piece)` : `${serviceName} takes at most ${o.max_parcels} parcels per shipment` });
+    gaps.push({
+      option: 'parcels',
+      message:
+        o.max_parcels === 1
+          ? `${serviceName} takes one parcel per shipment (no multi-piece)`
+          : `${serviceName} takes at most ${o.max_parcels} parcels per shipment`,
+    });
   }
   return gaps;
 }
@@ -108,7 +114,11 @@ export function assertOptionsOffered(carrier: CarrierDefinition, serviceCode: st
   const gaps = optionGaps(service?.name ?? serviceCode, service?.options, options, parcels);
   if (gaps.length === 0) return;
   throw new AppError('option_unavailable', `${service?.name ?? serviceCode} does not offer ${gaps.map((g) => g.option).join(', ')}.`, {
-    details: gaps.map((g) => ({ field: g.option === 'parcels' ? 'parcels' : `options.${g.option === 'adult_signature' ? 'signature' : g.option}`, option: g.option, message: g.message })),
+    details: gaps.map((g) => ({
+      field: g.option === 'parcels' ? 'parcels' : `options.${g.option === 'adult_signature' ? 'signature' : g.option}`,
+      option: g.option,
+      message: g.message,
+    })),
   });
 }
 

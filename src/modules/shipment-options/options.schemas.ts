@@ -5,19 +5,25 @@ import { DANGEROUS_GOODS_CATEGORIES } from '../../carriers/types.js';
 // Unions (not `nullable`'s type arrays): the rate query's strict validator (TypeBox) compiles
 // these too, and both validators name the inner field that is wrong.
 const orNull = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
-const oneOf = <T extends string>(values: readonly T[], description: string) => Type.Union(values.map((v) => Type.Literal(v)), { description });
+const oneOf = <T extends string>(values: readonly T[], description: string) =>
+  Type.Union(
+    values.map((v) => Type.Literal(v)),
+    { description },
+  );
 
 export const SIGNATURE_OPTIONS = ['none', 'standard', 'adult'] as const;
 
 const InsuranceSchema = Type.Object(
-  { amount: { ...MoneySchema, description: 'The declared value to insure (> 0), in the currency of the service\'s insurance_max.' } },
+  { amount: { ...MoneySchema, description: "The declared value to insure (> 0), in the currency of the service's insurance_max." } },
   { additionalProperties: false, title: 'Insurance' },
 );
 
 const DangerousGoodsSchema = Type.Object(
   {
     category: oneOf(DANGEROUS_GOODS_CATEGORIES, DANGEROUS_GOODS_CATEGORIES.join(', ') + '.'),
-    dry_ice_weight_oz: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 3200, description: 'Weight of the dry ice in ounces: required with category dry_ice, refused otherwise.' })),
+    dry_ice_weight_oz: Type.Optional(
+      Type.Number({ exclusiveMinimum: 0, maximum: 3200, description: 'Weight of the dry ice in ounces: required with category dry_ice, refused otherwise.' }),
+    ),
   },
   { additionalProperties: false, title: 'DangerousGoods' },
 );
@@ -39,12 +45,15 @@ export const ShipmentOptionsInputSchema = Type.Object(
         description: 'Up to two references printed on the label (a PO number, an invoice).',
       }),
     ),
-    delivery_instructions: Type.Optional(orNull(Type.String({ maxLength: 120, pattern: '^[^\\u0000-\\u001f]*$', description: 'At most 120 characters, no control characters.' }))),
+    delivery_instructions: Type.Optional(
+      orNull(Type.String({ maxLength: 120, pattern: '^[^\\u0000-\\u001f]*$', description: 'At most 120 characters, no control characters.' })),
+    ),
   },
   {
     additionalProperties: false,
     title: 'ShipmentOptionsInput',
-    description: 'Shipment options. A service that does not offer one is dropped from a rate query (a `messages` entry, code option_unavailable) and refused at purchase (422 option_unavailable).',
+    description:
+      'Shipment options. A service that does not offer one is dropped from a rate query (a `messages` entry, code option_unavailable) and refused at purchase (422 option_unavailable).',
     examples: [{ signature: 'adult', insurance: { amount: { amount: 25000, currency: 'USD' } }, references: ['PO-1042'] }],
   },
 );
@@ -60,7 +69,11 @@ export const ShipmentOptionsSchema = Type.Object(
     references: Type.Array(Type.String()),
     delivery_instructions: orNull(Type.String()),
   },
-  { title: 'ShipmentOptions', description: 'The options in force, every key present (defaults: signature none, saturday_delivery false, insurance null, dangerous_goods null, references [], delivery_instructions null).' },
+  {
+    title: 'ShipmentOptions',
+    description:
+      'The options in force, every key present (defaults: signature none, saturday_delivery false, insurance null, dangerous_goods null, references [], delivery_instructions null).',
+  },
 );
 
 const Money = Type.Object({ amount: Type.Integer(), currency: Type.String() });

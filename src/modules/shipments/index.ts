@@ -2,7 +2,18 @@
 export { ShipmentsService, type ShipmentExtension } from './shipments.service.js';
 export type { LabelFile } from './shipments.label-files.js';
 export { TRACKING_STATUSES, TrackingEventSchema } from './shipments.schemas.js';
-export { ShipmentSchema, TrackingSchema, PublicTrackingSchema, LabelFormatSchema, AddressValidationModeSchema, ReturnChargeSchema, LABEL_FORMAT_CODES, type Shipment, type Tracking, type LabelFormatCode } from './shipments.schemas.js';
+export {
+  ShipmentSchema,
+  TrackingSchema,
+  PublicTrackingSchema,
+  LabelFormatSchema,
+  AddressValidationModeSchema,
+  ReturnChargeSchema,
+  LABEL_FORMAT_CODES,
+  type Shipment,
+  type Tracking,
+  type LabelFormatCode,
+} from './shipments.schemas.js';
 export type { TrackerSource, TrackerJourney } from './shipments.tracking-lookup.js';
 export { normalizeTrackingNumber } from './shipments.tracking-lookup.js';
 export { SHIPMENT_EXAMPLE } from './shipments.examples.js';

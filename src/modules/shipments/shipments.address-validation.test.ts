@@ -24,7 +24,13 @@ async function order(shipTo: Record<string, unknown>): Promise<{ id: string; sta
     method: 'POST',
     url: '/v1/orders',
     headers: t.headers,
-    payload: { customer: { name: 'Ada Lovelace', email: 'ada@example.com' }, ship_to: shipTo, ship_from: shipFrom, line_items: [{ sku: 'MUG-1', name: 'Mug', quantity: 1, weight_oz: 12 }], parcel: { weight_oz: 16, length_in: 10, width_in: 8, height_in: 4 } },
+    payload: {
+      customer: { name: 'Ada Lovelace', email: 'ada@example.com' },
+      ship_to: shipTo,
+      ship_from: shipFrom,
+      line_items: [{ sku: 'MUG-1', name: 'Mug', quantity: 1, weight_oz: 12 }],
+      parcel: { weight_oz: 16, length_in: 10, width_in: 8, height_in: 4 },
+    },
   });
   expect(res.statusCode, res.body).toBe(201);
   return res.json();
@@ -68,7 +74,8 @@ describe('address validation at purchase', () => {
   });
 
   it('the workspace default is the setting shipments.address_validation; a bad mode is a 400', async () => {
-    const set = (value: string) => app.inject({ method: 'PUT', url: '/api/super-admin/settings/shipments.address_validation', headers: root, payload: { value } });
+    const set = (value: string) =>
+      app.inject({ method: 'PUT', url: '/api/super-admin/settings/shipments.address_validation', headers: root, payload: { value } });
     expect((await set('validate_and_clean')).statusCode).toBe(200);
     try {
       const o = await order(misTyped);

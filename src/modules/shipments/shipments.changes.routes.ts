@@ -34,13 +34,17 @@ export function shipmentChangeRoutes(app: App, shipments: ShipmentsService, opts
   app.post(v1 ? '/orders/:id/generate' : '/orders/:orderId/generate', {
     schema: {
       operationId: op('generateOrderLabel'),
-      summary: 'Rate-shop the order and buy its label (requested service, else the shipping rules\' choice)',
+      summary: "Rate-shop the order and buy its label (requested service, else the shipping rules' choice)",
       description: 'From awaiting_fulfillment or processing; the order becomes shipped and carries the tracking number in `shipments`.',
       tags,
       security,
       params: v1 ? ShipmentIdParams : OrderIdParams,
       body: GenerateBody,
-      response: { 200: Type.Ref(OrderSchema), ...errors(404, 409, 422), 422: purchaseUnprocessableResponse('no_rates, missing_ship_from, address_undeliverable, carrier_rejected, option_unavailable') },
+      response: {
+        200: Type.Ref(OrderSchema),
+        ...errors(404, 409, 422),
+        422: purchaseUnprocessableResponse('no_rates, missing_ship_from, address_undeliverable, carrier_rejected, option_unavailable'),
+      },
     },
     config: { bodyChecks: checkOptionsOfBody },
     // The body is optional: no body means the order's requested service, else the shipping rules' choice.

@@ -32,12 +32,25 @@ const givenCustoms = {
   signer: 'Grace Hopper',
   importer: { eori: 'GB123456789000' },
   items: [
-    { description: 'Stoneware dinner plate', quantity: 4, unit_value: { amount: 1500, currency: 'USD' }, weight_oz: 6, hs_tariff_number: '6912.00', origin_country: 'pt', sku: 'PLATE-4' },
+    {
+      description: 'Stoneware dinner plate',
+      quantity: 4,
+      unit_value: { amount: 1500, currency: 'USD' },
+      weight_oz: 6,
+      hs_tariff_number: '6912.00',
+      origin_country: 'pt',
+      sku: 'PLATE-4',
+    },
   ],
 };
 
 async function createOrder(extra: Record<string, unknown> = {}, headers = t.headers) {
-  const res = await app.inject({ method: 'POST', url: '/v1/orders', headers, payload: { ship_to: london, ship_from: shipFrom, line_items: twoLines, parcel, ...extra } });
+  const res = await app.inject({
+    method: 'POST',
+    url: '/v1/orders',
+    headers,
+    payload: { ship_to: london, ship_from: shipFrom, line_items: twoLines, parcel, ...extra },
+  });
   expect(res.statusCode, res.body).toBe(201);
   return res.json();
 }
@@ -75,18 +88,40 @@ describe('customs on orders', () => {
       method: 'POST',
       url: '/v1/orders',
       headers: t.headers,
-      payload: { ship_to: london, line_items: twoLines, customs: { contents_type: 'junk', incoterm: 'FOB', items: [{ description: 'Mug', quantity: 0, unit_value: { amount: 1 }, origin_country: 'US' }] } },
+      payload: {
+        ship_to: london,
+        line_items: twoLines,
+        customs: { contents_type: 'junk', incoterm: 'FOB', items: [{ description: 'Mug', quantity: 0, unit_value: { amount: 1 }, origin_country: 'US' }] },
+      },
     });
     expect(res.statusCode).toBe(400);
     const fields = res.json().details.map((d: { field: string }) => d.field);
-    expect(fields).toEqual(expect.arrayContaining(['customs.contents_type', 'customs.incoterm', 'customs.items[0].quantity', 'customs.items[0].unit_value.currency', 'customs.items[0].weight_oz']));
-    const empty = await app.inject({ method: 'POST', url: '/v1/orders', headers: t.headers, payload: { ship_to: london, line_items: twoLines, customs: { contents_type: 'gift', items: [] } } });
+    expect(fields).toEqual(
+      expect.arrayContaining([
+        'customs.contents_type',
+        'customs.incoterm',
+        'customs.items[0].quantity',
+        'customs.items[0].unit_value.currency',
+        'customs.items[0].weight_oz',
+      ]),
+    );
+    const empty = await app.inject({
+      method: 'POST',
+      url: '/v1/orders',
+      headers: t.headers,
+      payload: { ship_to: london, line_items: twoLines, customs: { contents_type: 'gift', items: [] } },
+    });
     expect(empty.statusCode).toBe(400);
   });
 
   it('is edited by the admin PATCH (null removes it) and taken by integration intake', async () => {
     const order = await createOrder();
-    const patched = await app.inject({ method: 'PATCH', url: `/api/admin/orders/${order.id}`, headers: t.adminHeaders, payload: { customs: { ...givenCustoms, incoterm: 'DDP' } } });
+    const patched = await app.inject({
+      method: 'PATCH',
+      url: `/api/admin/orders/${order.id}`,
+      headers: t.adminHeaders,
+      payload: { customs: { ...givenCustoms, incoterm: 'DDP' } },
+    });
     expect(patched.statusCode, patched.body).toBe(200);
     expect(patched.json().customs).toMatchObject({ incoterm: 'DDP', items: [{ description: 'Stoneware dinner plate' }] });
     const removed = await app.inject({ method: 'PATCH', url: `/api/admin/orders/${order.id}`, headers: t.adminHeaders, payload: { customs: null } });
@@ -94,27 +129,56 @@ describe('customs on orders', () => {
     const bad = await app.inject({ method: 'PATCH', url: `/api/admin/orders/${order.id}`, headers: t.adminHeaders, payload: { customs: { items: [] } } });
     expect(bad.statusCode).toBe(400);
 
-    const adminCreated = await app.inject({ method: 'POST', url: '/api/admin/orders', headers: t.adminHeaders, payload: { ship_to: london, ship_from: shipFrom, line_items: twoLines, customs: givenCustoms } });
+    const adminCreated = await app.inject({
+      method: 'POST',
+      url: '/api/admin/orders',
+      headers: t.adminHeaders,
+      payload: { ship_to: london, ship_from: shipFrom, line_items: twoLines, customs: givenCustoms },
+    });
     expect(adminCreated.statusCode, adminCreated.body).toBe(201);
     expect(adminCreated.json().customs.items).toHaveLength(1);
 
-    const integration = await app.inject({ method: 'POST', url: '/api/admin/integrations', headers: t.adminHeaders, payload: { name: 'Shop', platform: 'custom' } });
+    const integration = await app.inject({
+      method: 'POST',
+      url: '/api/admin/integrations',
+      headers: t.adminHeaders,
+      payload: { name: 'Shop', platform: 'custom' },
+    });
     expect(integration.statusCode, integration.body).toBe(201);
     const ingest = { authorization: `Bearer ${integration.json().ingest_key}` };
-    const intake = await app.inject({ method: 'POST', url: '/api/integrations/orders', headers: ingest, payload: { external_id: 'UK-1', ship_to: london, line_items: twoLines, customs: givenCustoms } });
+    const intake = await app.inject({
+      method: 'POST',
+      url: '/api/integrations/orders',
+      headers: ingest,
+      payload: { external_id: 'UK-1', ship_to: london, line_items: twoLines, customs: givenCustoms },
+    });
     expect(intake.statusCode, intake.body).toBe(201);
     expect(intake.json().customs.signer).toBe('Grace Hopper');
-    const badIntake = await app.inject({ method: 'POST', url: '/api/integrations/orders', headers: ingest, payload: { external_id: 'UK-2', ship_to: london, line_items: twoLines, customs: { contents_type: 'merchandise' } } });
+    const badIntake = await app.inject({
+      method: 'POST',
+      url: '/api/integrations/orders',
+      headers: ingest,
+      payload: { external_id: 'UK-2', ship_to: london, line_items: twoLines, customs: { contents_type: 'merchandise' } },
+    });
     expect(badIntake.statusCode).toBe(400);
   });
 });
 
 describe('requires_customs on rates', () => {
   const quote = (shipTo: Record<string, unknown>, weightOz = 32) =>
-    app.inject({ method: 'POST', url: '/v1/rates/query', headers: t.headers, payload: { ship_from: shipFrom, ship_to: shipTo, parcel: { ...parcel, weight_oz: weightOz } } });
+    app.inject({
+      method: 'POST',
+      url: '/v1/rates/query',
+      headers: t.headers,
+      payload: { ship_from: shipFrom, ship_to: shipTo, parcel: { ...parcel, weight_oz: weightOz } },
+    });
 
   it('is true on a lane that crosses a border or goes to a military address, false at home', async () => {
-    for (const [to, expected] of [[london, true], [apo, true], [sanFrancisco, false]] as const) {
+    for (const [to, expected] of [
+      [london, true],
+      [apo, true],
+      [sanFrancisco, false],
+    ] as const) {
       const res = await quote(to);
       expect(res.statusCode, res.body).toBe(200);
       const body = res.json();
@@ -141,7 +205,7 @@ describe('requires_customs on rates', () => {
 });
 
 describe('customs at label purchase', () => {
-  it('derives the declaration from a US → GB order\'s two lines: derived, validated, declared value on the shipment', async () => {
+  it("derives the declaration from a US → GB order's two lines: derived, validated, declared value on the shipment", async () => {
     const order = await createOrder();
     const res = await buy(order.id);
     expect(res.statusCode, res.body).toBe(201);
@@ -156,8 +220,24 @@ describe('customs at label purchase', () => {
       signer: null,
       importer: null,
       items: [
-        { description: 'Ceramic coffee mug', quantity: 2, unit_value: { amount: 1250, currency: 'USD' }, weight_oz: 12, hs_tariff_number: '69120048', origin_country: 'US', sku: 'MUG-BLUE' },
-        { description: 'Cotton tea towel', quantity: 1, unit_value: { amount: 900, currency: 'USD' }, weight_oz: 3, hs_tariff_number: '630260', origin_country: 'US', sku: 'TOWEL-1' },
+        {
+          description: 'Ceramic coffee mug',
+          quantity: 2,
+          unit_value: { amount: 1250, currency: 'USD' },
+          weight_oz: 12,
+          hs_tariff_number: '69120048',
+          origin_country: 'US',
+          sku: 'MUG-BLUE',
+        },
+        {
+          description: 'Cotton tea towel',
+          quantity: 1,
+          unit_value: { amount: 900, currency: 'USD' },
+          weight_oz: 3,
+          hs_tariff_number: '630260',
+          origin_country: 'US',
+          sku: 'TOWEL-1',
+        },
       ],
       derived: true,
       declared_value: { amount: 3400, currency: 'USD' },
@@ -168,7 +248,7 @@ describe('customs at label purchase', () => {
     expect((await app.inject({ method: 'GET', url: `/v1/shipments/${shipment.id}`, headers: t.headers })).json().customs).toEqual(shipment.customs);
   });
 
-  it('buys with the declaration given at purchase, which replaces the order\'s', async () => {
+  it("buys with the declaration given at purchase, which replaces the order's", async () => {
     const order = await createOrder({ customs: { ...givenCustoms, items: [{ ...givenCustoms.items[0], description: 'gift' }] } });
     const res = await buy(order.id, { customs: { ...givenCustoms, incoterm: 'DDP' } });
     expect(res.statusCode, res.body).toBe(201);
@@ -182,7 +262,7 @@ describe('customs at label purchase', () => {
     });
   });
 
-  it('buys with the order\'s own declaration when none is given (admin generate too)', async () => {
+  it("buys with the order's own declaration when none is given (admin generate too)", async () => {
     const order = await createOrder({ customs: givenCustoms, requested_service: 'usps_priority_mail_international' });
     const res = await app.inject({ method: 'POST', url: `/api/admin/orders/${order.id}/generate`, headers: t.adminHeaders, payload: {} });
     expect(res.statusCode, res.body).toBe(200);
@@ -236,7 +316,19 @@ describe('customs at label purchase', () => {
 
   it('asks for the AES ITN above 2,500 USD a line (422 on customs.aes_itn), and buys with it', async () => {
     const order = await createOrder();
-    const pricey = { contents_type: 'merchandise', items: [{ description: 'Mechanical wristwatch', quantity: 1, unit_value: { amount: 300_000, currency: 'USD' }, weight_oz: 8, hs_tariff_number: '9102.11', origin_country: 'CH' }] };
+    const pricey = {
+      contents_type: 'merchandise',
+      items: [
+        {
+          description: 'Mechanical wristwatch',
+          quantity: 1,
+          unit_value: { amount: 300_000, currency: 'USD' },
+          weight_oz: 8,
+          hs_tariff_number: '9102.11',
+          origin_country: 'CH',
+        },
+      ],
+    };
     const refused = await buy(order.id, { customs: pricey });
     expect(refused.statusCode).toBe(422);
     expect(refused.json()).toMatchObject({ code: 'customs_invalid', details: [{ field: 'customs.aes_itn' }] });
@@ -246,18 +338,26 @@ describe('customs at label purchase', () => {
   });
 
   it('needs customs to a US military address (AE): refused without a declarable line, bought with one', async () => {
-    const undeclarable = await createOrder({ ship_to: apo, line_items: [{ sku: 'BOOK-1', name: 'Paperback novel', quantity: 1, weight_oz: 10 }], parcel: { ...parcel, weight_oz: 12 } });
+    const undeclarable = await createOrder({
+      ship_to: apo,
+      line_items: [{ sku: 'BOOK-1', name: 'Paperback novel', quantity: 1, weight_oz: 10 }],
+      parcel: { ...parcel, weight_oz: 12 },
+    });
     const refused = await buy(undeclarable.id, { service_code: 'usps_priority_mail' });
     expect(refused.statusCode).toBe(422);
     expect(refused.json()).toMatchObject({ code: 'customs_required', details: [{ field: 'line_items[0].unit_price' }] });
 
-    const order = await createOrder({ ship_to: apo, line_items: [{ sku: 'BOOK-1', name: 'Paperback novel', quantity: 1, unit_price: { amount: 1599, currency: 'USD' }, weight_oz: 10 }], parcel: { ...parcel, weight_oz: 12 } });
+    const order = await createOrder({
+      ship_to: apo,
+      line_items: [{ sku: 'BOOK-1', name: 'Paperback novel', quantity: 1, unit_price: { amount: 1599, currency: 'USD' }, weight_oz: 10 }],
+      parcel: { ...parcel, weight_oz: 12 },
+    });
     const res = await buy(order.id, { service_code: 'usps_priority_mail' });
     expect(res.statusCode, res.body).toBe(201);
     expect(res.json().customs).toMatchObject({ derived: true, eel_pfc: 'NOEEI 30.37(a)', declared_value: { amount: 1599, currency: 'USD' } });
   });
 
-  it('leaves a domestic shipment\'s customs null (a declaration given for it is ignored)', async () => {
+  it("leaves a domestic shipment's customs null (a declaration given for it is ignored)", async () => {
     const order = await createOrder({ ship_to: sanFrancisco, customs: givenCustoms });
     const res = await buy(order.id, { service_code: 'usps_ground_advantage', customs: givenCustoms });
     expect(res.statusCode, res.body).toBe(201);
@@ -266,11 +366,14 @@ describe('customs at label purchase', () => {
     expect(row.customs).toBeNull();
   });
 
-  it('is refused by the simulated carrier\'s customs desk: 422 carrier_rejected naming the item, nothing bought', async () => {
+  it("is refused by the simulated carrier's customs desk: 422 carrier_rejected naming the item, nothing bought", async () => {
     const order = await createOrder();
     const res = await buy(order.id, { customs: { ...givenCustoms, items: [{ ...givenCustoms.items[0], description: 'Clothing' }] } });
     expect(res.statusCode).toBe(422);
-    expect(res.json()).toMatchObject({ code: 'carrier_rejected', details: [{ field: 'customs.items[0].description', message: expect.stringContaining('Clothing') }] });
+    expect(res.json()).toMatchObject({
+      code: 'carrier_rejected',
+      details: [{ field: 'customs.items[0].description', message: expect.stringContaining('Clothing') }],
+    });
     // To GB every item of goods needs its HS number.
     const noHs = await buy(order.id, { customs: { ...givenCustoms, items: [{ ...givenCustoms.items[0], hs_tariff_number: null }] } });
     expect(noHs.statusCode).toBe(422);

@@ -48,12 +48,35 @@ function scan(body: Buffer): string[] {
   const file = path.join(dir, `doc-${++seq}.pdf`);
   writeFileSync(file, body);
   execFileSync('pdftoppm', ['-r', '200', '-gray', '-png', '-f', '1', '-l', '1', '-singlefile', file, `${file}-page`]);
-  return execFileSync('zbarimg', ['--quiet', '--raw', '-Sdisable', '-Scode128.enable', `${file}-page.png`], { encoding: 'latin1', stdio: ['ignore', 'pipe', 'ignore'] }).split('\n').filter(Boolean);
+  return execFileSync('zbarimg', ['--quiet', '--raw', '-Sdisable', '-Scode128.enable', `${file}-page.png`], {
+    encoding: 'latin1',
+    stdio: ['ignore', 'pipe', 'ignore'],
+  })
+    .split('\n')
+    .filter(Boolean);
 }
 const pageCount = async (body: Buffer) => (await PDFDocument.load(body)).getPageCount();
 
-const shipFrom = { name: 'Warehouse', company: 'Acme', street1: '350 5th Ave', city: 'New York', state: 'NY', postal_code: '10118', country: 'US', phone: '+1 212 555 0100' };
-const london = { name: '山田 太郎', company: '株式会社サンプル', street1: '221B Baker Street', city: 'London', postal_code: 'NW1 6XE', country: 'GB', phone: '+44 20 7946 0000', email: 'taro@example.com' };
+const shipFrom = {
+  name: 'Warehouse',
+  company: 'Acme',
+  street1: '350 5th Ave',
+  city: 'New York',
+  state: 'NY',
+  postal_code: '10118',
+  country: 'US',
+  phone: '+1 212 555 0100',
+};
+const london = {
+  name: '山田 太郎',
+  company: '株式会社サンプル',
+  street1: '221B Baker Street',
+  city: 'London',
+  postal_code: 'NW1 6XE',
+  country: 'GB',
+  phone: '+44 20 7946 0000',
+  email: 'taro@example.com',
+};
 const domestic = { name: 'Ada Lovelace', street1: '1 Market St', city: 'San Francisco', state: 'CA', postal_code: '94105', country: 'US' };
 
 function orderBody(shipTo: Record<string, unknown>) {
@@ -62,7 +85,9 @@ function orderBody(shipTo: Record<string, unknown>) {
     ship_to: shipTo,
     ship_from: shipFrom,
     // Priced and weighed lines: a declaration can be derived from them where purchase asks for one.
-    line_items: [{ sku: 'TS-1', name: 'Cotton T-shirt', quantity: 2, unit_price: { amount: 1250, currency: 'USD' }, weight_oz: 6, hs_tariff_number: '6109.10' }],
+    line_items: [
+      { sku: 'TS-1', name: 'Cotton T-shirt', quantity: 2, unit_price: { amount: 1250, currency: 'USD' }, weight_oz: 6, hs_tariff_number: '6109.10' },
+    ],
     parcel: { weight_oz: 30, length_in: 10, width_in: 8, height_in: 4 },
   };
 }
@@ -75,13 +100,27 @@ async function createOrder(shipTo: Record<string, unknown>, headers = t.headers)
 
 /** The shipment's customs declaration as its purchase stores it (written directly: the purchase path that derives it is not this test's subject). */
 async function declare(shipmentId: string, customs: CustomsDeclaration | null) {
-  await app.deps.db.updateTable('shipments').set({ customs: customs ? JSON.stringify(customs) : null }).where('id', '=', shipmentId).execute();
+  await app.deps.db
+    .updateTable('shipments')
+    .set({ customs: customs ? JSON.stringify(customs) : null })
+    .where('id', '=', shipmentId)
+    .execute();
 }
 
-async function buy(shipTo: Record<string, unknown>, serviceCode: string, customs: CustomsDeclaration | null, opts: { headers?: Record<string, string>; label_format?: string } = {}) {
+async function buy(
+  shipTo: Record<string, unknown>,
+  serviceCode: string,
+  customs: CustomsDeclaration | null,
+  opts: { headers?: Record<string, string>; label_format?: string } = {},
+) {
   const headers = opts.headers ?? t.headers;
   const orderId = await createOrder(shipTo, headers);
-  const res = await app.inject({ method: 'POST', url: '/v1/shipments', headers, payload: { order_id: orderId, service_code: serviceCode, label_format: opts.label_format ?? 'pdf_4x6' } });
+  const res = await app.inject({
+    method: 'POST',
+    url: '/v1/shipments',
+    headers,
+    payload: { order_id: orderId, service_code: serviceCode, label_format: opts.label_format ?? 'pdf_4x6' },
+  });
   expect(res.statusCode, res.body).toBe(201);
   const shipment = res.json();
   await declare(shipment.id, customs);
@@ -120,26 +159,49 @@ describe('GET /v1/shipments/:id/documents', () => {
     const s = await buy(london, 'usps_first_class_international', DECLARATION);
     const list = await get(`/v1/shipments/${s.id}/documents`);
     expect(list.statusCode, list.body).toBe(200);
-    expect(list.json()).toEqual({ data: [{ type: 'cn22', format: 'pdf', source: 'platform', url: `http://localhost:3000/v1/shipments/${s.id}/documents/cn22` }] });
+    expect(list.json()).toEqual({
+      data: [{ type: 'cn22', format: 'pdf', source: 'platform', url: `http://localhost:3000/v1/shipments/${s.id}/documents/cn22` }],
+    });
 
     const doc = await get(`/v1/shipments/${s.id}/documents/cn22`);
     expect(doc.statusCode, doc.body).toBe(200);
     expect(doc.headers['content-type']).toBe('application/pdf');
     expect(doc.headers['content-disposition']).toBe(`inline; filename="cn22-${s.tracking_number}.pdf"`);
     expect(doc.rawPayload.subarray(0, 5).toString('latin1')).toBe('%PDF-');
-    const kept = await app.deps.db.selectFrom('shipment_documents').select(['type', 'source', 'workspace_id', 'environment']).where('shipment_id', '=', s.id).execute();
+    const kept = await app.deps.db
+      .selectFrom('shipment_documents')
+      .select(['type', 'source', 'workspace_id', 'environment'])
+      .where('shipment_id', '=', s.id)
+      .execute();
     expect(kept).toEqual([{ type: 'cn22', source: 'platform', workspace_id: t.workspaceId, environment: 'test' }]);
     expect((await get(`/v1/shipments/${s.id}/documents/cn22`)).rawPayload.equals(doc.rawPayload)).toBe(true);
 
     if (poppler) {
       const text = pdfText(doc.rawPayload);
-      for (const v of ['CN 22', 'USPS', 'Warehouse', '山田 太郎', '株式会社サンプル', 'London', 'Cotton T-shirt', 'Шерстяной свитер', '610910', '6110.11.0010', '74.99 USD', 'DDU', 'NOEEI 30.37(a)', 'Grace Hopper', s.tracking_number]) {
+      for (const v of [
+        'CN 22',
+        'USPS',
+        'Warehouse',
+        '山田 太郎',
+        '株式会社サンプル',
+        'London',
+        'Cotton T-shirt',
+        'Шерстяной свитер',
+        '610910',
+        '6110.11.0010',
+        '74.99 USD',
+        'DDU',
+        'NOEEI 30.37(a)',
+        'Grace Hopper',
+        s.tracking_number,
+      ]) {
         expect(text, v).toContain(v);
       }
       if (zbar) expect(scan(doc.rawPayload)).toEqual([s.tracking_number]);
     }
 
-    for (const type of ['cn23', 'commercial_invoice', 'waybill', 'nope']) expect((await get(`/v1/shipments/${s.id}/documents/${type}`)).statusCode, type).toBe(404);
+    for (const type of ['cn23', 'commercial_invoice', 'waybill', 'nope'])
+      expect((await get(`/v1/shipments/${s.id}/documents/${type}`)).statusCode, type).toBe(404);
 
     // The PDF label (as bought, and in the other PDF format) carries the CN 22 after its own page; PNG and ZPL are the label alone.
     for (const format of ['', '?format=pdf_letter']) {
@@ -167,12 +229,15 @@ describe('GET /v1/shipments/:id/documents', () => {
   it('UPS: a commercial invoice; none when the contents are documents', async () => {
     const s = await buy(london, 'ups_worldwide_saver', DECLARATION);
     const list = (await get(`/v1/shipments/${s.id}/documents`)).json();
-    expect(list.data).toEqual([{ type: 'commercial_invoice', format: 'pdf', source: 'platform', url: expect.stringContaining(`/v1/shipments/${s.id}/documents/commercial_invoice`) }]);
+    expect(list.data).toEqual([
+      { type: 'commercial_invoice', format: 'pdf', source: 'platform', url: expect.stringContaining(`/v1/shipments/${s.id}/documents/commercial_invoice`) },
+    ]);
     const doc = await get(`/v1/shipments/${s.id}/documents/commercial_invoice`);
     expect(doc.statusCode).toBe(200);
     if (poppler) {
       const text = pdfText(doc.rawPayload);
-      for (const v of ['COMMERCIAL INVOICE', '山田 太郎', 'Шерстяной свитер', '6110.11.0010', '74.99 USD', 'DDU', 'Grace Hopper', s.tracking_number]) expect(text, v).toContain(v);
+      for (const v of ['COMMERCIAL INVOICE', '山田 太郎', 'Шерстяной свитер', '6110.11.0010', '74.99 USD', 'DDU', 'Grace Hopper', s.tracking_number])
+        expect(text, v).toContain(v);
       if (zbar) expect(scan(doc.rawPayload)).toEqual([s.tracking_number]);
     }
     expect(await pageCount((await get(`/v1/shipments/${s.id}/label`)).rawPayload)).toBe(2);
@@ -187,10 +252,16 @@ describe('GET /v1/shipments/:id/documents', () => {
     const waybill = await PDFDocument.create();
     waybill.addPage([288, 432]);
     const bytes = Buffer.from(await waybill.save());
-    await storeCarrierDocuments(app.deps.db, { workspaceId: t.workspaceId, environment: 'test' }, s.id, [
-      { type: 'waybill', artifact: { format: 'PDF', mime: 'application/pdf', bytes } },
-      { type: 'Receipt Copy', artifact: { format: 'PNG', mime: 'image/png', bytes: Buffer.from([0x89, 0x50, 0x4e, 0x47]) } },
-    ], new Date());
+    await storeCarrierDocuments(
+      app.deps.db,
+      { workspaceId: t.workspaceId, environment: 'test' },
+      s.id,
+      [
+        { type: 'waybill', artifact: { format: 'PDF', mime: 'application/pdf', bytes } },
+        { type: 'Receipt Copy', artifact: { format: 'PNG', mime: 'image/png', bytes: Buffer.from([0x89, 0x50, 0x4e, 0x47]) } },
+      ],
+      new Date(),
+    );
     const list = (await get(`/v1/shipments/${s.id}/documents`)).json();
     expect(list.data.map((d: { type: string; format: string; source: string }) => [d.type, d.format, d.source])).toEqual([
       ['commercial_invoice', 'pdf', 'platform'],
@@ -206,12 +277,18 @@ describe('GET /v1/shipments/:id/documents', () => {
     expect(await pageCount((await get(`/v1/shipments/${s.id}/label`)).rawPayload)).toBe(3);
 
     // A carrier's own commercial invoice takes the place of ours.
-    await storeCarrierDocuments(app.deps.db, { workspaceId: t.workspaceId, environment: 'test' }, s.id, [{ type: 'commercial_invoice', artifact: { format: 'PDF', mime: 'application/pdf', bytes } }], new Date());
+    await storeCarrierDocuments(
+      app.deps.db,
+      { workspaceId: t.workspaceId, environment: 'test' },
+      s.id,
+      [{ type: 'commercial_invoice', artifact: { format: 'PDF', mime: 'application/pdf', bytes } }],
+      new Date(),
+    );
     expect((await get(`/v1/shipments/${s.id}/documents`)).json().data[0]).toMatchObject({ type: 'commercial_invoice', source: 'carrier' });
     expect((await get(`/v1/shipments/${s.id}/documents/commercial_invoice`)).rawPayload.equals(bytes)).toBe(true);
   });
 
-  it('another workspace\'s shipment is 404, its documents too; the auth matrix holds', async () => {
+  it("another workspace's shipment is 404, its documents too; the auth matrix holds", async () => {
     const s = await buy(london, 'usps_first_class_international', DECLARATION);
     const other = await createTenant(app);
     for (const url of [`/v1/shipments/${s.id}/documents`, `/v1/shipments/${s.id}/documents/cn22`, '/v1/shipments/shp_01jnothing0000000000000000/documents']) {
@@ -239,17 +316,28 @@ describe('GET /v1/shipments/:id/documents', () => {
 });
 
 describe('a label a carrier issued (api account)', () => {
-  it('its PDF carries our documents after the carrier\'s own page, copied as it is', async () => {
+  it("its PDF carries our documents after the carrier's own page, copied as it is", async () => {
     const u = await createTenant(app);
     const account = await app.inject({
       method: 'POST',
       url: '/v1/carrier-accounts',
       headers: u.headers,
-      payload: { carrier: 'ups', driver: 'api', account_number: 'A1B2C3', base_url: ups.url, credentials: { client_id: 'fake-client-id', client_secret: UPS_SECRET } },
+      payload: {
+        carrier: 'ups',
+        driver: 'api',
+        account_number: 'A1B2C3',
+        base_url: ups.url,
+        credentials: { client_id: 'fake-client-id', client_secret: UPS_SECRET },
+      },
     });
     expect(account.statusCode, account.body).toBe(201);
     const orderId = await createOrder(domestic, u.headers);
-    const res = await app.inject({ method: 'POST', url: '/v1/shipments', headers: u.headers, payload: { order_id: orderId, service_code: 'ups_ground', carrier_account_id: account.json().id } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/v1/shipments',
+      headers: u.headers,
+      payload: { order_id: orderId, service_code: 'ups_ground', carrier_account_id: account.json().id },
+    });
     expect(res.statusCode, res.body).toBe(201);
     const s = res.json();
     const alone = await get(`/v1/shipments/${s.id}/label?format=pdf_4x6`, u.headers);
@@ -275,10 +363,15 @@ describe('purchase_labels batches', () => {
     throw new Error(`batch ${id} did not finish`);
   }
 
-  it('the merged PDF carries each shipment\'s documents after its label, in order', async () => {
+  it("the merged PDF carries each shipment's documents after its label, in order", async () => {
     const orderIds = [await createOrder(london), await createOrder(domestic), await createOrder(london)];
     const services = ['ups_worldwide_saver', 'ups_ground', 'ups_worldwide_saver'];
-    const created = await app.inject({ method: 'POST', url: '/v1/batches', headers: t.headers, payload: { type: 'purchase_labels', items: orderIds.map((order_id, i) => ({ order_id, service_code: services[i] })) } });
+    const created = await app.inject({
+      method: 'POST',
+      url: '/v1/batches',
+      headers: t.headers,
+      payload: { type: 'purchase_labels', items: orderIds.map((order_id, i) => ({ order_id, service_code: services[i] })) },
+    });
     expect(created.statusCode, created.body).toBe(202);
     const batch = await finished(created.json().id);
     expect(batch.counts, JSON.stringify(batch)).toMatchObject({ succeeded: 3, failed: 0 });

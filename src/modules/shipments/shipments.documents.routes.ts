@@ -22,11 +22,16 @@ export const ShipmentDocumentSchema = Type.Object(
   {
     type: Type.String({
       description:
-        '`cn22`, `cn23` or `commercial_invoice` (printed by the platform from the shipment\'s customs declaration), or a type of document the carrier issued with the label (`waybill`, `receipt`, …).',
+        "`cn22`, `cn23` or `commercial_invoice` (printed by the platform from the shipment's customs declaration), or a type of document the carrier issued with the label (`waybill`, `receipt`, …).",
       examples: ['cn22'],
     }),
-    format: Type.String({ description: 'File format: `pdf` for every document the platform prints; a carrier\'s may be `png`, `gif` or `zpl`.', examples: ['pdf'] }),
-    source: Type.Union([Type.Literal('platform'), Type.Literal('carrier')], { description: 'Who issued it: printed here, or issued by the carrier with the label.' }),
+    format: Type.String({
+      description: "File format: `pdf` for every document the platform prints; a carrier's may be `png`, `gif` or `zpl`.",
+      examples: ['pdf'],
+    }),
+    source: Type.Union([Type.Literal('platform'), Type.Literal('carrier')], {
+      description: 'Who issued it: printed here, or issued by the carrier with the label.',
+    }),
     url: Type.String({ format: 'uri', description: 'GET it (same credentials) to download the file.' }),
   },
   { additionalProperties: false, title: 'ShipmentDocument' },
@@ -43,18 +48,24 @@ const DocumentParams = Type.Object({
   id: text(64),
   type: Type.Union(
     [
-      Type.Unsafe<CustomsDocumentType>({ type: 'string', enum: [...CUSTOMS_DOCUMENT_TYPES], description: 'A document the platform prints from the shipment\'s customs declaration.' }),
-      text(64, { description: 'A type of document the carrier issued with the label, as the shipment\'s document list names it.' }),
+      Type.Unsafe<CustomsDocumentType>({
+        type: 'string',
+        enum: [...CUSTOMS_DOCUMENT_TYPES],
+        description: "A document the platform prints from the shipment's customs declaration.",
+      }),
+      text(64, { description: "A type of document the carrier issued with the label, as the shipment's document list names it." }),
     ],
     // type beside maxLength: Ajv's strict mode asks for it on the union, where the bound stands.
-    { type: 'string', maxLength: 64, description: 'A `type` from the shipment\'s document list (`cn22`, `cn23`, `commercial_invoice`, or a carrier\'s).' },
+    { type: 'string', maxLength: 64, description: "A `type` from the shipment's document list (`cn22`, `cn23`, `commercial_invoice`, or a carrier's)." },
   ),
 });
 const ShipmentParams = Type.Object({ id: text(64) });
 
 const documentResponse = {
   description: 'The document file (Content-Type by format, application/pdf for every document the platform prints; Content-Disposition names the file).',
-  content: Object.fromEntries(['application/pdf', 'image/png', 'image/gif', 'application/x-zpl'].map((type) => [type, { schema: { type: 'string', format: 'binary' } }])),
+  content: Object.fromEntries(
+    ['application/pdf', 'image/png', 'image/gif', 'application/x-zpl'].map((type) => [type, { schema: { type: 'string', format: 'binary' } }]),
+  ),
 };
 
 /**
@@ -70,7 +81,7 @@ export function documentRoutes(app: App, shipments: ShipmentsService, opts: { su
       description:
         'The documents an international shipment travels with: USPS a CN 22 (declared value at most 400 USD and weight at most 4 lb) or else a CN 23; ' +
         'UPS, FedEx and DHL Express a commercial invoice (none when the contents are `documents`); and any document the carrier issued with the label. ' +
-        'A domestic shipment has none (an empty list). The platform\'s documents are rendered on their first download, then kept.',
+        "A domestic shipment has none (an empty list). The platform's documents are rendered on their first download, then kept.",
       tags,
       security,
       params: ShipmentParams,

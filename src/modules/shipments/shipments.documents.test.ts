@@ -12,7 +12,13 @@ const item = (over: Partial<CustomsItem> = {}): CustomsItem => ({
   origin_country: 'US',
   ...over,
 });
-const declaration = (items: CustomsItem[], over: Partial<CustomsDeclaration> = {}): CustomsDeclaration => ({ contents_type: 'merchandise', non_delivery: 'return', incoterm: 'DDU', items, ...over });
+const declaration = (items: CustomsItem[], over: Partial<CustomsDeclaration> = {}): CustomsDeclaration => ({
+  contents_type: 'merchandise',
+  non_delivery: 'return',
+  incoterm: 'DDU',
+  items,
+  ...over,
+});
 
 describe('customsDocumentTypes', () => {
   it('none without a declaration (a domestic parcel), whatever the carrier', async () => {
@@ -26,7 +32,9 @@ describe('customsDocumentTypes', () => {
     expect(customsDocumentTypes('usps', declaration([item({ quantity: 4 })]), 64)).toEqual(['cn22']); // exactly 400.00 USD, exactly 4 lb
     expect(customsDocumentTypes('usps', declaration([item({ quantity: 4 }), item({ unit_value: { amount: 1, currency: 'USD' } })]), 16)).toEqual(['cn23']); // 400.01 USD
     expect(customsDocumentTypes('usps', declaration([item()]), 64.1)).toEqual(['cn23']); // the parcel over 4 lb
-    expect(customsDocumentTypes('usps', declaration([item({ quantity: 9, weight_oz: 8, unit_value: { amount: 1_00, currency: 'USD' } })]), 10)).toEqual(['cn23']); // the items weigh 72 oz, more than the parcel says
+    expect(customsDocumentTypes('usps', declaration([item({ quantity: 9, weight_oz: 8, unit_value: { amount: 1_00, currency: 'USD' } })]), 10)).toEqual([
+      'cn23',
+    ]); // the items weigh 72 oz, more than the parcel says
     expect(customsDocumentTypes('usps', declaration([item({ unit_value: { amount: 399_99, currency: 'USD' } })]), 63.9)).toEqual(['cn22']);
   });
 
@@ -43,7 +51,7 @@ describe('customsDocumentTypes', () => {
     }
   });
 
-  it('names a stored document\'s format from its media type', () => {
+  it("names a stored document's format from its media type", () => {
     expect(documentFormat('application/pdf')).toBe('pdf');
     expect(documentFormat('image/png')).toBe('png');
     expect(documentFormat('text/plain')).toBe('bin');

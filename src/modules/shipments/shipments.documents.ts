@@ -42,13 +42,32 @@ export function customsDocumentTypes(carrier: string, customs: CustomsDeclaratio
     const items = customs.items ?? [];
     const allUsd = items.every((i) => i.unit_value.currency.toUpperCase() === 'USD');
     const value = items.reduce((sum, i) => sum + i.unit_value.amount * i.quantity, 0);
-    const weight = Math.max(Number.isFinite(parcelWeightOz) ? parcelWeightOz : 0, items.reduce((sum, i) => sum + i.weight_oz * i.quantity, 0));
+    const weight = Math.max(
+      Number.isFinite(parcelWeightOz) ? parcelWeightOz : 0,
+      items.reduce((sum, i) => sum + i.weight_oz * i.quantity, 0),
+    );
     return [allUsd && value <= CN22_MAX_VALUE_USD_CENTS && weight <= CN22_MAX_WEIGHT_OZ ? 'cn22' : 'cn23'];
   }
   return customs.contents_type === 'documents' ? [] : ['commercial_invoice'];
 }
 
-type DocumentRow = Pick<ShipmentRow, 'id' | 'order_id' | 'tracking_number' | 'carrier' | 'service_name' | 'rate' | 'parcel' | 'ship_from' | 'ship_to' | 'environment' | 'carrier_driver' | 'price_amount' | 'price_currency' | 'customs'>;
+type DocumentRow = Pick<
+  ShipmentRow,
+  | 'id'
+  | 'order_id'
+  | 'tracking_number'
+  | 'carrier'
+  | 'service_name'
+  | 'rate'
+  | 'parcel'
+  | 'ship_from'
+  | 'ship_to'
+  | 'environment'
+  | 'carrier_driver'
+  | 'price_amount'
+  | 'price_currency'
+  | 'customs'
+>;
 
 /** A party of a customs document: the label's address, with the email a document also prints. */
 function party(a: ShipmentAddress) {
@@ -56,7 +75,11 @@ function party(a: ShipmentAddress) {
 }
 
 /** What a document prints, from the stored shipment (so it can be rendered again at any time). */
-export function customsDocumentDataOf(row: DocumentRow & { customs: CustomsDeclaration }, type: CustomsDocumentType, carrierName: string | undefined): CustomsDocumentData {
+export function customsDocumentDataOf(
+  row: DocumentRow & { customs: CustomsDeclaration },
+  type: CustomsDocumentType,
+  carrierName: string | undefined,
+): CustomsDocumentData {
   return {
     type,
     shipment_id: row.id,
@@ -85,9 +108,19 @@ export function documentFormat(contentType: string): string {
  * as received, in the purchase's transaction (after the shipment row). A document of a type
  * already kept replaces it (a carrier's own invoice is the one that travels).
  */
-export async function storeCarrierDocuments(db: Executor, scope: Scope, shipmentId: string, documents: readonly ApiCarrierDocument[], now: Date): Promise<void> {
+export async function storeCarrierDocuments(
+  db: Executor,
+  scope: Scope,
+  shipmentId: string,
+  documents: readonly ApiCarrierDocument[],
+  now: Date,
+): Promise<void> {
   for (const d of documents) {
-    const type = d.type.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '') || 'document';
+    const type =
+      d.type
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '_')
+        .replace(/^_+|_+$/g, '') || 'document';
     await repo.insertDocument(db, {
       shipment_id: shipmentId,
       type,
@@ -123,7 +156,13 @@ const asBuffer = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLe
 /** The documents of shipments (reads, renders on first download, keeps). */
 export class ShipmentDocuments {
   constructor(
-    private readonly deps: { db: Executor; now: () => Date; baseUrl: () => string; carriers: Promise<CarrierRegistry>; log: { warn(obj: object, msg: string): void } },
+    private readonly deps: {
+      db: Executor;
+      now: () => Date;
+      baseUrl: () => string;
+      carriers: Promise<CarrierRegistry>;
+      log: { warn(obj: object, msg: string): void };
+    },
     private readonly render: (data: CustomsDocumentData) => Promise<RenderedLabel>,
   ) {}
 
@@ -132,7 +171,12 @@ export class ShipmentDocuments {
     const kept = await repo.listDocuments(this.deps.db, scope, row.id);
     const keptByType = new Map(kept.map((k) => [k.type, k]));
     const ours = customsDocumentTypes(row.carrier, row.customs, row.parcel.weight_oz);
-    const item = (type: string, source: 'platform' | 'carrier', contentType: string): ShipmentDocumentListItem => ({ type, format: documentFormat(contentType), source, url: documentUrl(this.deps.baseUrl(), row.id, type) });
+    const item = (type: string, source: 'platform' | 'carrier', contentType: string): ShipmentDocumentListItem => ({
+      type,
+      format: documentFormat(contentType),
+      source,
+      url: documentUrl(this.deps.baseUrl(), row.id, type),
+    });
     const out = ours.map((type) => {
       const k = keptByType.get(type);
       return k ? item(type, k.source, k.content_type) : item(type, 'platform', 'application/pdf');
@@ -148,7 +192,9 @@ export class ShipmentDocuments {
     if (kept) return { body: asBuffer(kept.body), content_type: kept.content_type, filename: filename(documentFormat(kept.content_type)) };
     const ours = customsDocumentTypes(row.carrier, row.customs, row.parcel.weight_oz);
     if (!isCustomsDocumentType(type) || !ours.includes(type) || !row.customs) {
-      throw new AppError('not_found', `This shipment has no ${type} document.`, { details: [{ field: 'type', message: ours.length ? `one of ${ours.join(', ')}` : 'this shipment has no customs documents' }] });
+      throw new AppError('not_found', `This shipment has no ${type} document.`, {
+        details: [{ field: 'type', message: ours.length ? `one of ${ours.join(', ')}` : 'this shipment has no customs documents' }],
+      });
     }
     const carrier = (await this.deps.carriers).get(row.carrier);
     const rendered = await this.render(customsDocumentDataOf({ ...row, customs: row.customs }, type, carrier?.name));
@@ -195,6 +241,10 @@ export class ShipmentDocuments {
   /** Whether any of these shipments has documents a PDF label would carry. */
   async anyHaveDocuments(scope: Scope, rows: readonly ShipmentRow[]): Promise<boolean> {
     if (rows.some((r) => customsDocumentTypes(r.carrier, r.customs, r.parcel.weight_oz).length > 0)) return true;
-    return (await repo.anyDocuments(this.deps.db, scope, rows.map((r) => r.id)));
+    return await repo.anyDocuments(
+      this.deps.db,
+      scope,
+      rows.map((r) => r.id),
+    );
   }
 }

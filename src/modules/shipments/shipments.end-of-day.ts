@@ -86,7 +86,13 @@ export class ShipmentsEndOfDay {
    * Live labels of an account for a ship date that are on no manifest yet, oldest first; of one
    * location when given (and those of no location too, for the default location's form).
    */
-  async unmanifested(executor: Executor, scope: Scope, accountId: string, shipDate: string, location: { id: string; withUnlocated: boolean } | null = null): Promise<EndOfDayShipment[]> {
+  async unmanifested(
+    executor: Executor,
+    scope: Scope,
+    accountId: string,
+    shipDate: string,
+    location: { id: string; withUnlocated: boolean } | null = null,
+  ): Promise<EndOfDayShipment[]> {
     let q = executor
       .selectFrom('shipments')
       .selectAll()
@@ -95,7 +101,10 @@ export class ShipmentsEndOfDay {
       .where('manifest_id', 'is', null)
       .where('status', '<>', 'voided')
       .where(sql<string>`rate->>'ship_date'`, '=', shipDate);
-    if (location) q = q.where((eb) => (location.withUnlocated ? eb.or([eb('location_id', '=', location.id), eb('location_id', 'is', null)]) : eb('location_id', '=', location.id)));
+    if (location)
+      q = q.where((eb) =>
+        location.withUnlocated ? eb.or([eb('location_id', '=', location.id), eb('location_id', 'is', null)]) : eb('location_id', '=', location.id),
+      );
     const rows = await q.orderBy('created_at').orderBy('id').execute();
     return rows.map(toEndOfDay);
   }
@@ -135,7 +144,12 @@ export class ShipmentsEndOfDay {
    * shipment (the pickup id is the event's key, so a second run adds nothing), the shipment
    * moved to in_transit from label_purchased, and `tracking.updated` where the status changed.
    */
-  async recordPickupScan(trx: Executor, scope: Scope, ids: readonly string[], scan: { pickupId: string; at: Date; carrierName: string; location: ShipmentAddress }): Promise<number> {
+  async recordPickupScan(
+    trx: Executor,
+    scope: Scope,
+    ids: readonly string[],
+    scan: { pickupId: string; at: Date; carrierName: string; location: ShipmentAddress },
+  ): Promise<number> {
     let scanned = 0;
     const now = this.deps.now();
     for (const id of ids) {
@@ -156,7 +170,12 @@ export class ShipmentsEndOfDay {
           status_detail: 'picked_up',
           milestone: 'picked_up',
           description: `Picked up by ${scan.carrierName} (scheduled pickup ${scan.pickupId})`,
-          location: JSON.stringify({ city: scan.location.city ?? null, state: scan.location.state ?? null, postal_code: scan.location.postal_code ?? null, country: scan.location.country ?? null }),
+          location: JSON.stringify({
+            city: scan.location.city ?? null,
+            state: scan.location.state ?? null,
+            postal_code: scan.location.postal_code ?? null,
+            country: scan.location.country ?? null,
+          }),
           carrier_status_code: 'PU',
           created_at: now,
         },
@@ -164,7 +183,12 @@ export class ShipmentsEndOfDay {
       if (added.length === 0) continue;
       scanned++;
       if (row.status !== 'label_purchased') continue;
-      const moved = await repo.updateShipment(trx, row.id, { status: 'in_transit', tracking_status: 'in_transit', tracking_status_detail: 'picked_up', updated_at: now });
+      const moved = await repo.updateShipment(trx, row.id, {
+        status: 'in_transit',
+        tracking_status: 'in_transit',
+        tracking_status_detail: 'picked_up',
+        updated_at: now,
+      });
       await this.tracking.recordTrackingUpdated(trx, moved, row.status);
     }
     return scanned;

@@ -61,7 +61,9 @@ export const SHIPMENT_EXAMPLE = {
   },
   parcel: { weight_oz: 24, length_in: 10, width_in: 8, height_in: 4 },
   parcels: null,
-  packages: [{ tracking_number: '9300155747967004000157', parcel: { weight_oz: 24, length_in: 10, width_in: 8, height_in: 4 }, tracking_status: 'pre_transit' }],
+  packages: [
+    { tracking_number: '9300155747967004000157', parcel: { weight_oz: 24, length_in: 10, width_in: 8, height_in: 4 }, tracking_status: 'pre_transit' },
+  ],
   label: {
     format: 'pdf_4x6',
     url: 'http://localhost:3000/v1/shipments/shp_01m855vxgqem0szrmwkjs6ghzy/label',
@@ -78,9 +80,30 @@ export const SHIPMENT_EXAMPLE = {
     chosen: 'usps_ground_advantage',
     carrier_account_id: 'ca_01m855vx0usps0000000000001',
     considered: [
-      { service_code: 'usps_ground_advantage', carrier_account_id: 'ca_01m855vx0usps0000000000001', price: { amount: 1380, currency: 'USD' }, business_days: 5, excluded: false, reason: 'cheapest' },
-      { service_code: 'ups_ground', carrier_account_id: 'ca_01m855vx0ups00000000000001', price: { amount: 1622, currency: 'USD' }, business_days: 4, excluded: false, reason: null },
-      { service_code: 'dhl_express_domestic', carrier_account_id: 'ca_01m855vx0dhl00000000000001', price: { amount: 1290, currency: 'USD' }, business_days: 2, excluded: true, reason: 'carrier dhl_express is excluded' },
+      {
+        service_code: 'usps_ground_advantage',
+        carrier_account_id: 'ca_01m855vx0usps0000000000001',
+        price: { amount: 1380, currency: 'USD' },
+        business_days: 5,
+        excluded: false,
+        reason: 'cheapest',
+      },
+      {
+        service_code: 'ups_ground',
+        carrier_account_id: 'ca_01m855vx0ups00000000000001',
+        price: { amount: 1622, currency: 'USD' },
+        business_days: 4,
+        excluded: false,
+        reason: null,
+      },
+      {
+        service_code: 'dhl_express_domestic',
+        carrier_account_id: 'ca_01m855vx0dhl00000000000001',
+        price: { amount: 1290, currency: 'USD' },
+        business_days: 2,
+        excluded: true,
+        reason: 'carrier dhl_express is excluded',
+      },
     ],
   },
   customs: null,
@@ -98,7 +121,14 @@ export const SHIPMENT_EXAMPLE = {
   reason: null,
   billing_status: 'charged',
   returns: [{ id: 'shp_01m856a2k7ep8t1v6w0d3c9h4b', tracking_number: '9300155747967004100159', status: 'label_purchased', billing_status: 'pending' }],
-  write_back: { id: 'wbk_01m856a2k7ep8t1v6w0d3c9h4c', action: 'fulfill', status: 'succeeded', external_ref: 'gid://shopify/Fulfillment/5123456789', attempts: 1, last_error: null },
+  write_back: {
+    id: 'wbk_01m856a2k7ep8t1v6w0d3c9h4c',
+    action: 'fulfill',
+    status: 'succeeded',
+    external_ref: 'gid://shopify/Fulfillment/5123456789',
+    attempts: 1,
+    last_error: null,
+  },
   refund: null,
 };
 
@@ -129,7 +159,9 @@ export const INTERNATIONAL_SHIPMENT_EXAMPLE = {
   },
   ship_to: { name: 'Ada Lovelace', street1: '10 Downing St', city: 'London', postal_code: 'SW1A 2AA', country: 'GB' },
   parcel: { weight_oz: 32, length_in: 10, width_in: 8, height_in: 6 },
-  packages: [{ tracking_number: '9400155747967004000164', parcel: { weight_oz: 32, length_in: 10, width_in: 8, height_in: 6 }, tracking_status: 'pre_transit' }],
+  packages: [
+    { tracking_number: '9400155747967004000164', parcel: { weight_oz: 32, length_in: 10, width_in: 8, height_in: 6 }, tracking_status: 'pre_transit' },
+  ],
   label: { ...SHIPMENT_EXAMPLE.label, url: 'http://localhost:3000/v1/shipments/shp_01m855vxgqem0szrmwkjs6gj00/label' },
   selection: null,
   customs: CUSTOMS_EXAMPLE,

@@ -51,19 +51,44 @@ export class LabelFiles {
       // The carrier's own label, never one of ours: converted where that is lossless, else 422.
       const kept = await repo.findKeptCarrierLabels(this.deps.db, scope, id);
       const issued = kept[0];
-      const converted = issued && (await convertCarrierLabels(kept.map((l) => ({ format: l.format, bytes: Buffer.from(l.body.buffer, l.body.byteOffset, l.body.byteLength) })), wanted));
+      const converted =
+        issued &&
+        (await convertCarrierLabels(
+          kept.map((l) => ({ format: l.format, bytes: Buffer.from(l.body.buffer, l.body.byteOffset, l.body.byteLength) })),
+          wanted,
+        ));
       if (!converted) {
-        throw new AppError('label_format_unavailable', `The carrier issued this label as ${row.carrier_label_format ?? 'another format'}; ${wanted} cannot be made from it without loss.`, {
-          // Point to what the carrier issued: the purchase's own format may be one it could not give.
-          details: [{ field: 'format', message: `not available for this label; ask for ${issued ? issuedLabelFormat(issued.format) : row.label_format}` }],
-        });
+        throw new AppError(
+          'label_format_unavailable',
+          `The carrier issued this label as ${row.carrier_label_format ?? 'another format'}; ${wanted} cannot be made from it without loss.`,
+          {
+            // Point to what the carrier issued: the purchase's own format may be one it could not give.
+            details: [{ field: 'format', message: `not available for this label; ask for ${issued ? issuedLabelFormat(issued.format) : row.label_format}` }],
+          },
+        );
       }
-      await repo.insertLabel(this.deps.db, { shipment_id: id, format: wanted, workspace_id: row.workspace_id, environment: row.environment, content_type: converted.content_type, body: converted.body, created_at: this.deps.now() });
+      await repo.insertLabel(this.deps.db, {
+        shipment_id: id,
+        format: wanted,
+        workspace_id: row.workspace_id,
+        environment: row.environment,
+        content_type: converted.content_type,
+        body: converted.body,
+        created_at: this.deps.now(),
+      });
       return { body: converted.body, content_type: converted.content_type, filename };
     }
     const carrier = (await this.carriers).get(row.carrier);
     const rendered = await this.renderer.renderPackageLabels(packageLabelData(row, carrier, await this.referenceOf(scope, row)), wanted);
-    await repo.insertLabel(this.deps.db, { shipment_id: id, format: wanted, workspace_id: row.workspace_id, environment: row.environment, content_type: rendered.content_type, body: rendered.body, created_at: this.deps.now() });
+    await repo.insertLabel(this.deps.db, {
+      shipment_id: id,
+      format: wanted,
+      workspace_id: row.workspace_id,
+      environment: row.environment,
+      content_type: rendered.content_type,
+      body: rendered.body,
+      created_at: this.deps.now(),
+    });
     return { body: rendered.body, content_type: rendered.content_type, filename };
   }
 }

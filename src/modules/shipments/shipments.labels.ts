@@ -1,6 +1,14 @@
 import { plainLabelPresentation } from '../../carriers/label-presentation.js';
 import type { CarrierDefinition } from '../../carriers/types.js';
-import { createLabelRenderPool, labelCarrierParts, labelMarks, type CustomsDocumentData, type LabelData, type LabelFormat, type RenderedLabel } from '../labels/index.js';
+import {
+  createLabelRenderPool,
+  labelCarrierParts,
+  labelMarks,
+  type CustomsDocumentData,
+  type LabelData,
+  type LabelFormat,
+  type RenderedLabel,
+} from '../labels/index.js';
 import type { ShipmentAddress, ShipmentRow } from './shipments.tables.js';
 
 /** What the shipments module needs from label rendering (the labels module's pool fits). */
@@ -71,7 +79,25 @@ export function isSampleShipment(row: Pick<ShipmentRow, 'environment' | 'carrier
   return row.environment === 'test' || row.carrier_driver === 'simulated';
 }
 
-export function labelDataOf(row: Pick<ShipmentRow, 'id' | 'tracking_number' | 'carrier' | 'service_code' | 'service_name' | 'rate' | 'parcel' | 'ship_from' | 'ship_to' | 'environment' | 'carrier_driver' | 'status'> & { is_return?: boolean; options?: ShipmentRow['options'] }, carrier: CarrierDefinition | undefined, reference: string | null): LabelData {
+export function labelDataOf(
+  row: Pick<
+    ShipmentRow,
+    | 'id'
+    | 'tracking_number'
+    | 'carrier'
+    | 'service_code'
+    | 'service_name'
+    | 'rate'
+    | 'parcel'
+    | 'ship_from'
+    | 'ship_to'
+    | 'environment'
+    | 'carrier_driver'
+    | 'status'
+  > & { is_return?: boolean; options?: ShipmentRow['options'] },
+  carrier: CarrierDefinition | undefined,
+  reference: string | null,
+): LabelData {
   const shipTo = labelAddress(row.ship_to);
   return {
     shipment_id: row.id,
@@ -99,7 +125,11 @@ export function labelDataOf(row: Pick<ShipmentRow, 'id' | 'tracking_number' | 'c
  * The label pages of a shipment, one per package: each with the package's own tracking number
  * (barcode and print), its weight and "i of N"; a single-parcel shipment has one page, as ever.
  */
-export function packageLabelData(row: Parameters<typeof labelDataOf>[0] & { packages?: ShipmentRow['packages'] }, carrier: CarrierDefinition | undefined, reference: string | null): LabelData[] {
+export function packageLabelData(
+  row: Parameters<typeof labelDataOf>[0] & { packages?: ShipmentRow['packages'] },
+  carrier: CarrierDefinition | undefined,
+  reference: string | null,
+): LabelData[] {
   const packages = row.packages && row.packages.length > 1 ? row.packages : null;
   if (!packages) return [labelDataOf(row, carrier, reference)];
   return packages.map((p, i) => ({

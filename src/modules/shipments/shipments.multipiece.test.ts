@@ -31,15 +31,22 @@ const small = { weight_oz: 24, length_in: 10, width_in: 8, height_in: 4 };
 const large = { weight_oz: 80, length_in: 16, width_in: 12, height_in: 10 };
 const third = { weight_oz: 40, length_in: 12, width_in: 12, height_in: 6 };
 
-const rate = (body: Record<string, unknown>) => app.inject({ method: 'POST', url: '/v1/rates/query', headers: t.headers, payload: { ship_from: shipFrom, ship_to: shipTo, ...body } });
+const rate = (body: Record<string, unknown>) =>
+  app.inject({ method: 'POST', url: '/v1/rates/query', headers: t.headers, payload: { ship_from: shipFrom, ship_to: shipTo, ...body } });
 
 async function createOrder(extra: Record<string, unknown>) {
-  const res = await app.inject({ method: 'POST', url: '/v1/orders', headers: t.headers, payload: { ship_to: shipTo, ship_from: shipFrom, line_items: [{ sku: 'MUG-1', quantity: 3, weight_oz: 12 }], ...extra } });
+  const res = await app.inject({
+    method: 'POST',
+    url: '/v1/orders',
+    headers: t.headers,
+    payload: { ship_to: shipTo, ship_from: shipFrom, line_items: [{ sku: 'MUG-1', quantity: 3, weight_oz: 12 }], ...extra },
+  });
   expect(res.statusCode, res.body).toBe(201);
   return res.json();
 }
 
-const buy = (orderId: string, body: Record<string, unknown>) => app.inject({ method: 'POST', url: '/v1/shipments', headers: t.headers, payload: { order_id: orderId, ...body } });
+const buy = (orderId: string, body: Record<string, unknown>) =>
+  app.inject({ method: 'POST', url: '/v1/shipments', headers: t.headers, payload: { order_id: orderId, ...body } });
 
 type Option = { service_code: string; price: { amount: number }; surcharges: { code: string; amount: { amount: number } }[] };
 
@@ -78,7 +85,12 @@ describe('rate queries with parcels', () => {
     expect(shapeless.json().details.map((d: { field: string }) => d.field)).toContain('parcels[1].length_in');
     const empty = await rate({ parcels: [] });
     expect(empty.statusCode).toBe(400);
-    expect(empty.json().details.map((d: { field: string }) => d.field).join(' ')).toMatch(/parcels/);
+    expect(
+      empty
+        .json()
+        .details.map((d: { field: string }) => d.field)
+        .join(' '),
+    ).toMatch(/parcels/);
   });
 });
 
@@ -91,10 +103,20 @@ describe('orders with parcels', () => {
     expect(read.json().parcels).toEqual([small, large]);
     const plain = await createOrder({ parcel: small });
     expect(plain.parcels).toBeNull();
-    const bad = await app.inject({ method: 'POST', url: '/v1/orders', headers: t.headers, payload: { ship_to: shipTo, line_items: [{ sku: 'A', quantity: 1 }], parcel: small, parcels: [small] } });
+    const bad = await app.inject({
+      method: 'POST',
+      url: '/v1/orders',
+      headers: t.headers,
+      payload: { ship_to: shipTo, line_items: [{ sku: 'A', quantity: 1 }], parcel: small, parcels: [small] },
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().details.map((d: { field: string }) => d.field)).toContain('parcels');
-    const unweighed = await app.inject({ method: 'POST', url: '/v1/orders', headers: t.headers, payload: { ship_to: shipTo, line_items: [{ sku: 'A', quantity: 1 }], parcels: [{ length_in: 2, width_in: 2, height_in: 2 }] } });
+    const unweighed = await app.inject({
+      method: 'POST',
+      url: '/v1/orders',
+      headers: t.headers,
+      payload: { ship_to: shipTo, line_items: [{ sku: 'A', quantity: 1 }], parcels: [{ length_in: 2, width_in: 2, height_in: 2 }] },
+    });
     expect(unweighed.statusCode).toBe(400);
     expect(unweighed.json().details.map((d: { field: string }) => d.field)).toContain('parcels[0].weight_oz');
     const patched = await app.inject({ method: 'PATCH', url: `/v1/orders/${order.id}`, headers: t.headers, payload: { parcels: [large, small, third] } });
@@ -107,7 +129,14 @@ describe('orders with parcels', () => {
 });
 
 describe('multi-piece shipments', () => {
-  let shipment: { id: string; tracking_number: string; packages: { tracking_number: string; parcel: unknown; tracking_status: string }[]; price: { amount: number }; estimated_delivery_date: string; parcels: unknown };
+  let shipment: {
+    id: string;
+    tracking_number: string;
+    packages: { tracking_number: string; parcel: unknown; tracking_status: string }[];
+    price: { amount: number };
+    estimated_delivery_date: string;
+    parcels: unknown;
+  };
 
   it('USPS (no multi-piece) → 422 option_unavailable naming parcels, nothing bought', async () => {
     const order = await createOrder({ parcels: [small, large] });
@@ -195,25 +224,48 @@ describe('multi-piece shipments', () => {
     const ret = await app.inject({ method: 'POST', url: `/v1/shipments/${bought.id}/return`, headers: t.headers, payload: {} });
     expect(ret.statusCode, ret.body).toBe(201);
     expect(ret.json().packages.map((p: { parcel: unknown }) => p.parcel)).toEqual([small, large]);
-    const usps = await app.inject({ method: 'POST', url: `/v1/shipments/${bought.id}/return`, headers: t.headers, payload: { service_code: 'usps_ground_advantage' } });
+    const usps = await app.inject({
+      method: 'POST',
+      url: `/v1/shipments/${bought.id}/return`,
+      headers: t.headers,
+      payload: { service_code: 'usps_ground_advantage' },
+    });
     expect(usps.statusCode, usps.body).toBe(422);
     expect(usps.json().code).toBe('option_unavailable');
   });
 });
 
-describe('tracking by a package\'s own number (GET /v1/tracking/:number, public tracking)', () => {
-  type Read = { tracking_number: string; shipment_id: string | null; master_tracking_number: string | null; package: { sequence_number: number; count: number } | null; status: string; events: { status: string; occurred_at: string; carrier_status_code: string }[]; timeline: { milestone: string; reached_at: string | null; estimated_at: string | null }[] };
+describe("tracking by a package's own number (GET /v1/tracking/:number, public tracking)", () => {
+  type Read = {
+    tracking_number: string;
+    shipment_id: string | null;
+    master_tracking_number: string | null;
+    package: { sequence_number: number; count: number } | null;
+    status: string;
+    events: { status: string; occurred_at: string; carrier_status_code: string }[];
+    timeline: { milestone: string; reached_at: string | null; estimated_at: string | null }[];
+  };
   const read = async (n: string, tenant: Tenant = t) => app.inject({ method: 'GET', url: `/v1/tracking/${encodeURIComponent(n)}`, headers: tenant.headers });
   const delivered = (r: Read) => r.timeline.find((m) => m.milestone === 'delivered')!;
 
-  it('answers the package\'s own journey and names its shipment and master; the master number answers the shipment', async () => {
+  it("answers the package's own journey and names its shipment and master; the master number answers the shipment", async () => {
     clock = Date.parse('2026-04-06T15:00:00.000Z');
     const order = await createOrder({ parcels: [small, large, third] });
     const s = (await buy(order.id, { service_code: 'ups_ground' })).json();
     const [master, second, last] = s.packages.map((p: { tracking_number: string }) => p.tracking_number) as [string, string, string];
     const first = await read(second);
     expect(first.statusCode, first.body).toBe(200);
-    expect(first.json()).toMatchObject({ id: s.id, shipment_id: s.id, tracker_id: null, tracking_number: second, master_tracking_number: master, package: { sequence_number: 2, count: 3 }, carrier: 'ups', status: 'pre_transit', estimated_delivery_date: s.estimated_delivery_date });
+    expect(first.json()).toMatchObject({
+      id: s.id,
+      shipment_id: s.id,
+      tracker_id: null,
+      tracking_number: second,
+      master_tracking_number: master,
+      package: { sequence_number: 2, count: 3 },
+      carrier: 'ups',
+      status: 'pre_transit',
+      estimated_delivery_date: s.estimated_delivery_date,
+    });
     expect(first.json().events.map((e: { status_detail: string }) => e.status_detail)).toEqual(['label_created']);
     expect((await read(master)).json()).toMatchObject({ tracking_number: master, master_tracking_number: master, package: { sequence_number: 1, count: 3 } });
 
@@ -235,12 +287,22 @@ describe('tracking by a package\'s own number (GET /v1/tracking/:number, public 
     const refresh = () => app.inject({ method: 'POST', url: `/v1/tracking/${encodeURIComponent(last)}/refresh`, headers: t.headers });
     const refreshed = await refresh();
     expect(refreshed.statusCode, refreshed.body).toBe(200);
-    expect(refreshed.json()).toMatchObject({ tracking_number: last, master_tracking_number: master, package: { sequence_number: 3, count: 3 }, status: 'out_for_delivery' });
+    expect(refreshed.json()).toMatchObject({
+      tracking_number: last,
+      master_tracking_number: master,
+      package: { sequence_number: 3, count: 3 },
+      status: 'out_for_delivery',
+    });
     expect((await refresh()).statusCode).toBe(429);
 
     const pub = await app.inject({ method: 'GET', url: `/api/public/track/${encodeURIComponent(second)}` });
     expect(pub.statusCode, pub.body).toBe(200);
-    expect(pub.json()).toMatchObject({ tracking_number: second, master_tracking_number: master, package: { sequence_number: 2, count: 3 }, status: 'delivered' });
+    expect(pub.json()).toMatchObject({
+      tracking_number: second,
+      master_tracking_number: master,
+      package: { sequence_number: 2, count: 3 },
+      status: 'delivered',
+    });
     expect(pub.body).not.toContain(s.id);
 
     // Another workspace, the live environment: 404 as for any number.
@@ -254,7 +316,12 @@ describe('tracking by a package\'s own number (GET /v1/tracking/:number, public 
     const s = (await buy(order.id, { service_code: 'ups_ground' })).json();
     const encoded = await read(`${s.tracking_number}/2`);
     expect(encoded.statusCode).toBe(404);
-    expect(encoded.json()).toMatchObject({ code: 'not_found', message: expect.stringContaining('tracking number'), details: [], request_id: encoded.headers['x-request-id'] });
+    expect(encoded.json()).toMatchObject({
+      code: 'not_found',
+      message: expect.stringContaining('tracking number'),
+      details: [],
+      request_id: encoded.headers['x-request-id'],
+    });
     const bare = await app.inject({ method: 'GET', url: `/v1/tracking/${s.tracking_number}/2`, headers: t.headers });
     expect(bare.statusCode).toBe(404);
     expect(bare.json()).toMatchObject({ code: expect.any(String), details: [], request_id: bare.headers['x-request-id'] });
@@ -263,7 +330,7 @@ describe('tracking by a package\'s own number (GET /v1/tracking/:number, public 
     expect((await read(` ${second.slice(0, 8).toLowerCase()} ${second.slice(8)}`)).json().tracking_number).toBe(second);
   });
 
-  it('a voided shipment\'s package reads cancelled, the void its latest event', async () => {
+  it("a voided shipment's package reads cancelled, the void its latest event", async () => {
     const order = await createOrder({ parcels: [small, large] });
     const s = (await buy(order.id, { service_code: 'fedex_home_delivery' })).json();
     await app.inject({ method: 'POST', url: `/v1/shipments/${s.id}/void`, headers: t.headers });
@@ -279,7 +346,12 @@ describe('a batch of labels with a multi-piece order', () => {
     clock = Date.parse('2026-03-23T15:00:00.000Z');
     const multi = await createOrder({ parcels: [small, large] });
     const single = await createOrder({ parcel: small });
-    const created = await app.inject({ method: 'POST', url: '/v1/batches', headers: t.headers, payload: { type: 'purchase_labels', items: [{ order_id: multi.id }, { order_id: single.id }], label_format: 'zpl_4x6' } });
+    const created = await app.inject({
+      method: 'POST',
+      url: '/v1/batches',
+      headers: t.headers,
+      payload: { type: 'purchase_labels', items: [{ order_id: multi.id }, { order_id: single.id }], label_format: 'zpl_4x6' },
+    });
     expect(created.statusCode, created.body).toBe(202);
     let batch = created.json();
     for (let i = 0; i < 600 && ['queued', 'running'].includes(batch.status); i++) {
@@ -302,19 +374,24 @@ describe('a batch of labels with a multi-piece order', () => {
 
 // zbarimg reads each page's barcode like a scanner (apt-get install zbar-tools poppler-utils); CI may lack them.
 const tools = spawnSync('zbarimg', ['--version']).status === 0 && spawnSync('pdftoppm', ['-v']).status === 0;
-describe.runIf(tools)('a scanner reads every package\'s barcode back', () => {
+describe.runIf(tools)("a scanner reads every package's barcode back", () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'multipiece-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
-  const scan = (file: string) => execFileSync('zbarimg', ['--quiet', '--raw', '-Sdisable', '-Scode128.enable', file], { encoding: 'latin1', stdio: ['ignore', 'pipe', 'ignore'] }).trim().split('\n');
+  const scan = (file: string) =>
+    execFileSync('zbarimg', ['--quiet', '--raw', '-Sdisable', '-Scode128.enable', file], { encoding: 'latin1', stdio: ['ignore', 'pipe', 'ignore'] })
+      .trim()
+      .split('\n');
 
-  it('PDF: each page carries its own package\'s barcode; PNG: the stacked labels carry them all', async () => {
+  it("PDF: each page carries its own package's barcode; PNG: the stacked labels carry them all", async () => {
     clock = Date.parse('2026-03-16T15:00:00.000Z');
     const order = await createOrder({ parcels: [small, large, third] });
     const bought = (await buy(order.id, { service_code: 'ups_ground' })).json();
     const pdf = await app.inject({ method: 'GET', url: `/v1/shipments/${bought.id}/label?format=pdf_4x6`, headers: t.headers });
     writeFileSync(path.join(dir, 'label.pdf'), pdf.rawPayload);
     execFileSync('pdftoppm', ['-r', '203', '-png', path.join(dir, 'label.pdf'), path.join(dir, 'page')]);
-    const pages = readdirSync(dir).filter((f) => f.startsWith('page')).sort();
+    const pages = readdirSync(dir)
+      .filter((f) => f.startsWith('page'))
+      .sort();
     expect(pages).toHaveLength(3);
     expect(pages.map((p) => scan(path.join(dir, p)))).toEqual(bought.packages.map((p: { tracking_number: string }) => [p.tracking_number]));
     const png = await app.inject({ method: 'GET', url: `/v1/shipments/${bought.id}/label?format=png_4x6`, headers: t.headers });

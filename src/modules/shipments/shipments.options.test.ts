@@ -28,7 +28,13 @@ async function createOrder(extra: Record<string, unknown> = {}, headers = t.head
     method: 'POST',
     url: '/v1/orders',
     headers,
-    payload: { ship_to: shipTo, ship_from: shipFrom, line_items: [{ sku: 'MUG-1', quantity: 1, weight_oz: 12 }], parcel: { weight_oz: 24, length_in: 10, width_in: 8, height_in: 4 }, ...extra },
+    payload: {
+      ship_to: shipTo,
+      ship_from: shipFrom,
+      line_items: [{ sku: 'MUG-1', quantity: 1, weight_oz: 12 }],
+      parcel: { weight_oz: 24, length_in: 10, width_in: 8, height_in: 4 },
+      ...extra,
+    },
   });
   expect(res.statusCode, res.body).toBe(201);
   return res.json();
@@ -39,7 +45,7 @@ const buy = (orderId: string, body: Record<string, unknown>, headers = t.headers
 
 const DEFAULTS = { signature: 'none', saturday_delivery: false, insurance: null, dangerous_goods: null, references: [], delivery_instructions: null };
 
-describe('orders carry options (their labels\' default)', () => {
+describe("orders carry options (their labels' default)", () => {
   it('echoes every key with defaults; PATCH replaces; null clears; unknown key 400', async () => {
     const plain = await createOrder();
     expect(plain.options).toEqual(DEFAULTS);
@@ -47,12 +53,26 @@ describe('orders carry options (their labels\' default)', () => {
     expect(order.options).toEqual({ ...DEFAULTS, signature: 'adult', references: ['PO-77'] });
     const read = await app.inject({ method: 'GET', url: `/v1/orders/${order.id}`, headers: t.headers });
     expect(read.json().options).toEqual(order.options);
-    const patched = await app.inject({ method: 'PATCH', url: `/api/admin/orders/${order.id}`, headers: t.adminHeaders, payload: { options: { saturday_delivery: true } } });
+    const patched = await app.inject({
+      method: 'PATCH',
+      url: `/api/admin/orders/${order.id}`,
+      headers: t.adminHeaders,
+      payload: { options: { saturday_delivery: true } },
+    });
     expect(patched.statusCode, patched.body).toBe(200);
     expect(patched.json().options).toEqual({ ...DEFAULTS, saturday_delivery: true });
     const cleared = await app.inject({ method: 'PATCH', url: `/api/admin/orders/${order.id}`, headers: t.adminHeaders, payload: { options: null } });
     expect(cleared.json().options).toEqual(DEFAULTS);
-    const bad = await app.inject({ method: 'POST', url: '/v1/orders', headers: t.headers, payload: { ship_to: shipTo, line_items: [{ sku: 'A', quantity: 1 }], options: { gift_wrap: true, signature: 'maybe', dangerous_goods: { category: 'dry_ice' } } } });
+    const bad = await app.inject({
+      method: 'POST',
+      url: '/v1/orders',
+      headers: t.headers,
+      payload: {
+        ship_to: shipTo,
+        line_items: [{ sku: 'A', quantity: 1 }],
+        options: { gift_wrap: true, signature: 'maybe', dangerous_goods: { category: 'dry_ice' } },
+      },
+    });
     expect(bad.statusCode).toBe(400);
     const fields = bad.json().details.map((d: { field: string }) => d.field);
     expect(fields).toEqual(expect.arrayContaining(['options.gift_wrap', 'options.signature', 'options.dangerous_goods.dry_ice_weight_oz']));
@@ -60,12 +80,20 @@ describe('orders carry options (their labels\' default)', () => {
 });
 
 describe('POST /v1/shipments with options', () => {
-  it('the shipment\'s options override the order\'s key by key, are echoed and priced', async () => {
+  it("the shipment's options override the order's key by key, are echoed and priced", async () => {
     const order = await createOrder({ options: { signature: 'standard', references: ['PO-1', 'INV-9'] } });
-    const res = await buy(order.id, { service_code: 'ups_ground', options: { signature: 'adult', insurance: { amount: { amount: 30_000, currency: 'USD' } } } });
+    const res = await buy(order.id, {
+      service_code: 'ups_ground',
+      options: { signature: 'adult', insurance: { amount: { amount: 30_000, currency: 'USD' } } },
+    });
     expect(res.statusCode, res.body).toBe(201);
     const shipment = res.json();
-    expect(shipment.options).toEqual({ ...DEFAULTS, signature: 'adult', insurance: { amount: { amount: 30_000, currency: 'USD' } }, references: ['PO-1', 'INV-9'] });
+    expect(shipment.options).toEqual({
+      ...DEFAULTS,
+      signature: 'adult',
+      insurance: { amount: { amount: 30_000, currency: 'USD' } },
+      references: ['PO-1', 'INV-9'],
+    });
     const codes = shipment.rate.surcharges.map((s: { code: string }) => s.code);
     expect(codes).toEqual(expect.arrayContaining(['adult_signature', 'insurance']));
     expect(codes).not.toContain('signature');
@@ -113,13 +141,19 @@ describe('POST /v1/shipments with options', () => {
 
   it('bad options: 400 with one detail per field, before anything else', async () => {
     const order = await createOrder();
-    const res = await buy(order.id, { service_code: 'ups_ground', options: { references: ['a', 'b', 'c'], delivery_instructions: 'x'.repeat(121), insurance: { amount: { amount: 0, currency: 'USD' } } } });
+    const res = await buy(order.id, {
+      service_code: 'ups_ground',
+      options: { references: ['a', 'b', 'c'], delivery_instructions: 'x'.repeat(121), insurance: { amount: { amount: 0, currency: 'USD' } } },
+    });
     expect(res.statusCode).toBe(400);
-    const fields = res.json().details.map((d: { field: string }) => d.field).sort();
+    const fields = res
+      .json()
+      .details.map((d: { field: string }) => d.field)
+      .sort();
     expect(fields).toEqual(['options.delivery_instructions', 'options.insurance.amount.amount', 'options.references']);
   });
 
-  it('another workspace\'s order is 404 whatever the options', async () => {
+  it("another workspace's order is 404 whatever the options", async () => {
     const order = await createOrder();
     const res = await buy(order.id, { service_code: 'ups_ground', options: { signature: 'standard' } }, other.headers);
     expect(res.statusCode).toBe(404);
@@ -129,14 +163,29 @@ describe('POST /v1/shipments with options', () => {
 describe('generate and batch items take options', () => {
   it('admin generate with options buys a service that offers them', async () => {
     const order = await createOrder();
-    const res = await app.inject({ method: 'POST', url: `/api/admin/orders/${order.id}/generate`, headers: t.adminHeaders, payload: { service_code: 'ups_ground', options: { signature: 'adult' } } });
+    const res = await app.inject({
+      method: 'POST',
+      url: `/api/admin/orders/${order.id}/generate`,
+      headers: t.adminHeaders,
+      payload: { service_code: 'ups_ground', options: { signature: 'adult' } },
+    });
     expect(res.statusCode, res.body).toBe(200);
     const shipment = await app.deps.db.selectFrom('shipments').select(['options']).where('order_id', '=', order.id).executeTakeFirstOrThrow();
     expect(shipment.options).toMatchObject({ signature: 'adult' });
-    const refused = await app.inject({ method: 'POST', url: `/api/admin/orders/${(await createOrder()).id}/generate`, headers: t.adminHeaders, payload: { service_code: 'ups_ground', options: { saturday_delivery: true } } });
+    const refused = await app.inject({
+      method: 'POST',
+      url: `/api/admin/orders/${(await createOrder()).id}/generate`,
+      headers: t.adminHeaders,
+      payload: { service_code: 'ups_ground', options: { saturday_delivery: true } },
+    });
     expect(refused.statusCode).toBe(422);
     expect(refused.json().code).toBe('option_unavailable');
-    const unknown = await app.inject({ method: 'POST', url: `/api/admin/orders/${order.id}/generate`, headers: t.adminHeaders, payload: { options: { colour: 'red' } } });
+    const unknown = await app.inject({
+      method: 'POST',
+      url: `/api/admin/orders/${order.id}/generate`,
+      headers: t.adminHeaders,
+      payload: { options: { colour: 'red' } },
+    });
     expect(unknown.statusCode).toBe(400);
   });
 
@@ -147,7 +196,13 @@ describe('generate and batch items take options', () => {
       method: 'POST',
       url: '/v1/batches',
       headers: t.headers,
-      payload: { type: 'purchase_labels', items: [{ order_id: a.id, service_code: 'fedex_2day', options: { saturday_delivery: true } }, { order_id: b.id, service_code: 'ups_ground', options: { saturday_delivery: true } }] },
+      payload: {
+        type: 'purchase_labels',
+        items: [
+          { order_id: a.id, service_code: 'fedex_2day', options: { saturday_delivery: true } },
+          { order_id: b.id, service_code: 'ups_ground', options: { saturday_delivery: true } },
+        ],
+      },
     });
     expect(created.statusCode, created.body).toBe(202);
     const id = created.json().id;
@@ -185,7 +240,9 @@ describe('insurance is refunded with the label on void', () => {
     await app.services.shipments.refunds.decide(shipment.id);
     const after = (await app.inject({ method: 'GET', url: `/v1/shipments/${shipment.id}`, headers: t.headers })).json().refund;
     expect(after).toMatchObject({ status: 'refunded', reason: expect.stringContaining('insurance premium') });
-    const listed = (await app.inject({ method: 'GET', url: '/v1/refunds', headers: t.headers })).json().data.find((r: { shipment_id: string }) => r.shipment_id === shipment.id);
+    const listed = (await app.inject({ method: 'GET', url: '/v1/refunds', headers: t.headers }))
+      .json()
+      .data.find((r: { shipment_id: string }) => r.shipment_id === shipment.id);
     expect(listed.breakdown).toEqual(refund.breakdown);
   });
 });

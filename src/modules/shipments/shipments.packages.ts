@@ -48,14 +48,34 @@ export function mergePackageEvents(kept: readonly PackageEvent[], reported: read
     if (seen.has(key)) continue;
     seen.add(key);
     const at = new Date(e.occurred_at).toISOString();
-    const location = { city: e.location.city ?? null, state: e.location.state ?? null, postal_code: e.location.postal_code ?? null, country: e.location.country ?? null };
-    out.push({ id: newId('trackingEvent'), key, occurred_at: at, status: e.status, status_detail: e.status_detail, milestone: e.milestone ?? null, description: e.description, location, carrier_status_code: e.carrier_status_code });
+    const location = {
+      city: e.location.city ?? null,
+      state: e.location.state ?? null,
+      postal_code: e.location.postal_code ?? null,
+      country: e.location.country ?? null,
+    };
+    out.push({
+      id: newId('trackingEvent'),
+      key,
+      occurred_at: at,
+      status: e.status,
+      status_detail: e.status_detail,
+      milestone: e.milestone ?? null,
+      description: e.description,
+      location,
+      carrier_status_code: e.carrier_status_code,
+    });
   }
   return out.sort((a, b) => Date.parse(a.occurred_at) - Date.parse(b.occurred_at));
 }
 
 /** The packages of a shipment: those stored, else its one parcel under the shipment's own tracking number. */
-export function packagesOf(row: { packages?: StoredPackage[] | null; tracking_number: string; parcel: PackageParcel; tracking_status: TrackingStatus }): StoredPackage[] {
+export function packagesOf(row: {
+  packages?: StoredPackage[] | null;
+  tracking_number: string;
+  parcel: PackageParcel;
+  tracking_status: TrackingStatus;
+}): StoredPackage[] {
   if (row.packages && row.packages.length > 0) return row.packages;
   return [{ tracking_number: row.tracking_number, parcel: row.parcel, tracking_status: row.tracking_status }];
 }

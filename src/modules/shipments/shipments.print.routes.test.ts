@@ -26,7 +26,16 @@ afterAll(async () => {
   await ups?.close();
 });
 
-const shipFrom = { name: 'Warehouse', company: 'Acme', street1: '350 5th Ave', city: 'New York', state: 'NY', postal_code: '10118', country: 'US', phone: '2125550100' };
+const shipFrom = {
+  name: 'Warehouse',
+  company: 'Acme',
+  street1: '350 5th Ave',
+  city: 'New York',
+  state: 'NY',
+  postal_code: '10118',
+  country: 'US',
+  phone: '2125550100',
+};
 const shipTo = { name: 'Ada Lovelace', street1: '1 Market St', city: 'San Francisco', state: 'CA', postal_code: '94105', country: 'US', phone: '4155550100' };
 const parcel = { weight_oz: 24, length_in: 10, width_in: 8, height_in: 4 };
 const large = { weight_oz: 80, length_in: 16, width_in: 12, height_in: 10 };
@@ -39,14 +48,25 @@ interface Bought {
 }
 
 async function ship(headers: Record<string, string>, body: Record<string, unknown> = {}, order: Record<string, unknown> = { parcel }): Promise<Bought> {
-  const created = await app.inject({ method: 'POST', url: '/v1/orders', headers, payload: { ship_to: shipTo, ship_from: shipFrom, line_items: [{ sku: 'MUG-1', name: 'Mug', quantity: 2, weight_oz: 12 }], ...order } });
+  const created = await app.inject({
+    method: 'POST',
+    url: '/v1/orders',
+    headers,
+    payload: { ship_to: shipTo, ship_from: shipFrom, line_items: [{ sku: 'MUG-1', name: 'Mug', quantity: 2, weight_oz: 12 }], ...order },
+  });
   expect(created.statusCode, created.body).toBe(201);
-  const res = await app.inject({ method: 'POST', url: '/v1/shipments', headers, payload: { order_id: created.json().id, service_code: 'usps_ground_advantage', ...body } });
+  const res = await app.inject({
+    method: 'POST',
+    url: '/v1/shipments',
+    headers,
+    payload: { order_id: created.json().id, service_code: 'usps_ground_advantage', ...body },
+  });
   expect(res.statusCode, res.body).toBe(201);
   return res.json();
 }
 
-const merge = (payload: unknown, headers = t.headers, url = '/v1/labels/merge') => app.inject({ method: 'POST', url, headers, payload: payload as Record<string, unknown> });
+const merge = (payload: unknown, headers = t.headers, url = '/v1/labels/merge') =>
+  app.inject({ method: 'POST', url, headers, payload: payload as Record<string, unknown> });
 const pageCount = async (pdf: Buffer) => (await PDFDocument.load(pdf)).getPageCount();
 
 describe('the file', () => {
@@ -87,7 +107,7 @@ describe('the file', () => {
     docs.forEach((d, i) => expect(d.replace(/\s/g, ''), `document ${i}`).toContain(order[i]));
   });
 
-  it('packing slips: each order\'s slip follows its label', async () => {
+  it("packing slips: each order's slip follows its label", async () => {
     const res = await merge({ shipment_ids: [singles[0].id, singles[1].id], packing_slips: true });
     expect(res.statusCode, res.body).toBe(200);
     const doc = await PDFDocument.load(res.rawPayload);
@@ -99,9 +119,19 @@ describe('the file', () => {
   it('an international label brings its customs documents after its page, as its own download does', async () => {
     const london = { name: 'Taro Yamada', street1: '221B Baker Street', city: 'London', postal_code: 'NW1 6XE', country: 'GB', phone: '+44 20 7946 0000' };
     const line = { sku: 'TS-1', name: 'Cotton T-shirt', quantity: 2, unit_price: { amount: 1250, currency: 'USD' }, weight_oz: 6, hs_tariff_number: '6109.10' };
-    const created = await app.inject({ method: 'POST', url: '/v1/orders', headers: t.headers, payload: { ship_to: london, ship_from: shipFrom, line_items: [line], parcel } });
+    const created = await app.inject({
+      method: 'POST',
+      url: '/v1/orders',
+      headers: t.headers,
+      payload: { ship_to: london, ship_from: shipFrom, line_items: [line], parcel },
+    });
     expect(created.statusCode, created.body).toBe(201);
-    const bought = await app.inject({ method: 'POST', url: '/v1/shipments', headers: t.headers, payload: { order_id: created.json().id, service_code: 'usps_first_class_international' } });
+    const bought = await app.inject({
+      method: 'POST',
+      url: '/v1/shipments',
+      headers: t.headers,
+      payload: { order_id: created.json().id, service_code: 'usps_first_class_international' },
+    });
     expect(bought.statusCode, bought.body).toBe(201);
     const abroad = bought.json() as Bought;
     const own = await app.inject({ method: 'GET', url: `/v1/shipments/${abroad.id}/label`, headers: t.headers });
@@ -115,7 +145,7 @@ describe('the file', () => {
     expect(zpl.body.match(/\^XA/g)).toHaveLength(2);
   }, 60_000);
 
-  it('the dashboard\'s twin answers the same file for a session', async () => {
+  it("the dashboard's twin answers the same file for a session", async () => {
     const res = await merge({ shipment_ids: [singles[0].id, singles[1].id] }, t.adminHeaders, '/api/admin/labels/merge');
     expect(res.statusCode, res.body).toBe(200);
     expect(await pageCount(res.rawPayload)).toBe(2);
@@ -134,25 +164,35 @@ describe('the file', () => {
 
   // zbarimg reads each page's barcode like a scanner (apt-get install zbar-tools poppler-utils); CI may lack them.
   const tools = spawnSync('zbarimg', ['--version']).status === 0 && spawnSync('pdftoppm', ['-v']).status === 0;
-  it.runIf(tools)('a scanner reads the pages\' barcodes in the order given', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'merge-'));
-    try {
-      const ids = [singles[1].id, multi.id, singles[2].id];
-      const res = await merge({ shipment_ids: ids });
-      writeFileSync(path.join(dir, 'labels.pdf'), res.rawPayload);
-      expect(execFileSync('pdfinfo', [path.join(dir, 'labels.pdf')], { encoding: 'utf8' })).toMatch(/^Pages:\s+4$/m);
-      execFileSync('pdftoppm', ['-r', '203', '-png', path.join(dir, 'labels.pdf'), path.join(dir, 'page')]);
-      const pages = readdirSync(dir).filter((f) => f.startsWith('page')).sort();
-      const scan = (file: string) => execFileSync('zbarimg', ['--quiet', '--raw', '-Sdisable', '-Scode128.enable', file], { encoding: 'latin1', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-      const expected = [singles[1].tracking_number, ...multi.packages.map((p) => p.tracking_number), singles[2].tracking_number];
-      const read = pages.map((p) => scan(path.join(dir, p)));
-      expect(read).toHaveLength(4);
-      // A USPS barcode leads with its routing (420 + ZIP) before the tracking number.
-      read.forEach((code, i) => expect(code.endsWith(expected[i]), `page ${i + 1}: ${code}`).toBe(true));
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  }, 60_000);
+  it.runIf(tools)(
+    "a scanner reads the pages' barcodes in the order given",
+    async () => {
+      const dir = mkdtempSync(path.join(tmpdir(), 'merge-'));
+      try {
+        const ids = [singles[1].id, multi.id, singles[2].id];
+        const res = await merge({ shipment_ids: ids });
+        writeFileSync(path.join(dir, 'labels.pdf'), res.rawPayload);
+        expect(execFileSync('pdfinfo', [path.join(dir, 'labels.pdf')], { encoding: 'utf8' })).toMatch(/^Pages:\s+4$/m);
+        execFileSync('pdftoppm', ['-r', '203', '-png', path.join(dir, 'labels.pdf'), path.join(dir, 'page')]);
+        const pages = readdirSync(dir)
+          .filter((f) => f.startsWith('page'))
+          .sort();
+        const scan = (file: string) =>
+          execFileSync('zbarimg', ['--quiet', '--raw', '-Sdisable', '-Scode128.enable', file], {
+            encoding: 'latin1',
+            stdio: ['ignore', 'pipe', 'ignore'],
+          }).trim();
+        const expected = [singles[1].tracking_number, ...multi.packages.map((p) => p.tracking_number), singles[2].tracking_number];
+        const read = pages.map((p) => scan(path.join(dir, p)));
+        expect(read).toHaveLength(4);
+        // A USPS barcode leads with its routing (420 + ZIP) before the tracking number.
+        read.forEach((code, i) => expect(code.endsWith(expected[i]), `page ${i + 1}: ${code}`).toBe(true));
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+    60_000,
+  );
 });
 
 describe('refusals', () => {
@@ -184,7 +224,10 @@ describe('refusals', () => {
     const live = await ship(t.liveHeaders);
     const res = await merge({ shipment_ids: [mine.id, theirs.id, 'shp_nope', live.id] });
     expect(res.statusCode, res.body).toBe(404);
-    expect(res.json()).toMatchObject({ code: 'not_found', details: [{ field: 'shipment_ids[1]' }, { field: 'shipment_ids[2]' }, { field: 'shipment_ids[3]' }] });
+    expect(res.json()).toMatchObject({
+      code: 'not_found',
+      details: [{ field: 'shipment_ids[1]' }, { field: 'shipment_ids[2]' }, { field: 'shipment_ids[3]' }],
+    });
     expect(res.json().message).toContain(theirs.id);
     expect(res.json().details[2].message).toContain(live.id);
     // The live key sees its own.
@@ -202,12 +245,18 @@ describe('refusals', () => {
     expect(res.json().details[0].message).toContain('shipment_ids[1]');
   });
 
-  it('422 label_format_unavailable naming a real carrier\'s label that cannot become the format; its own format prints', async () => {
+  it("422 label_format_unavailable naming a real carrier's label that cannot become the format; its own format prints", async () => {
     const account = await app.inject({
       method: 'POST',
       url: '/v1/carrier-accounts',
       headers: t.headers,
-      payload: { carrier: 'ups', driver: 'api', account_number: 'A1B2C3', base_url: ups.url, credentials: { client_id: 'fake-client-id', client_secret: SECRET } },
+      payload: {
+        carrier: 'ups',
+        driver: 'api',
+        account_number: 'A1B2C3',
+        base_url: ups.url,
+        credentials: { client_id: 'fake-client-id', client_secret: SECRET },
+      },
     });
     expect(account.statusCode, account.body).toBe(201);
     const real = await ship(t.headers, { service_code: 'ups_ground', carrier_account_id: account.json().id });

@@ -15,11 +15,19 @@ export const PrintLabelsBody = Type.Object(
       description: `The shipments whose labels to print (1 to ${MAX_PRINT_LABELS}), in the order the file holds them. An id given twice is 400 naming the repeat.`,
     }),
     format: Type.Optional(
-      Type.Union(LABEL_FORMAT_CODES.map((f) => Type.Literal(f)), {
-        description: 'pdf_4x6 (default: one 4x6 page per label), pdf_letter (one letter page per label) or zpl_4x6 (one ^XA…^XZ per label, for thermal printers). png_4x6 is 400: an image holds one label.',
+      Type.Union(
+        LABEL_FORMAT_CODES.map((f) => Type.Literal(f)),
+        {
+          description:
+            'pdf_4x6 (default: one 4x6 page per label), pdf_letter (one letter page per label) or zpl_4x6 (one ^XA…^XZ per label, for thermal printers). png_4x6 is 400: an image holds one label.',
+        },
+      ),
+    ),
+    packing_slips: Type.Optional(
+      Type.Boolean({
+        description: "PDF only: each order's packing slip (a letter page) after its first label, so each box's paper comes out together. Default false.",
       }),
     ),
-    packing_slips: Type.Optional(Type.Boolean({ description: 'PDF only: each order\'s packing slip (a letter page) after its first label, so each box\'s paper comes out together. Default false.' })),
   },
   { additionalProperties: false, title: 'PrintLabelsInput', examples: [PRINT_BODY_EXAMPLE] },
 );
@@ -31,11 +39,24 @@ const errorExamples = (description: string, examples: object[]): TSchema =>
 
 const requestId = 'req_5c88008bf29c4ce9a0c316592da9d7a6';
 const responses = {
-  400: errorExamples('Invalid: no ids or more than 100 (field shipment_ids), an id repeated (shipment_ids[i]), png_4x6 (format), packing slips in ZPL (packing_slips).', [
-    { code: 'validation_failed', message: 'The request is invalid.', details: [{ field: 'shipment_ids[2]', message: 'repeats shipment_ids[0] (shp_01JNV7Z3K5QW8R2T4Y6U8I0OPA); each label prints once' }], request_id: requestId },
-  ]),
+  400: errorExamples(
+    'Invalid: no ids or more than 100 (field shipment_ids), an id repeated (shipment_ids[i]), png_4x6 (format), packing slips in ZPL (packing_slips).',
+    [
+      {
+        code: 'validation_failed',
+        message: 'The request is invalid.',
+        details: [{ field: 'shipment_ids[2]', message: 'repeats shipment_ids[0] (shp_01JNV7Z3K5QW8R2T4Y6U8I0OPA); each label prints once' }],
+        request_id: requestId,
+      },
+    ],
+  ),
   404: errorExamples('An id of no shipment, or of another workspace or environment: each named (shipment_ids[i]).', [
-    { code: 'not_found', message: 'No such shipment: shp_01JNV7Z4M2XC9V1B3N5M7K9JHG.', details: [{ field: 'shipment_ids[1]', message: 'no shipment shp_01JNV7Z4M2XC9V1B3N5M7K9JHG in this workspace and environment' }], request_id: requestId },
+    {
+      code: 'not_found',
+      message: 'No such shipment: shp_01JNV7Z4M2XC9V1B3N5M7K9JHG.',
+      details: [{ field: 'shipment_ids[1]', message: 'no shipment shp_01JNV7Z4M2XC9V1B3N5M7K9JHG in this workspace and environment' }],
+      request_id: requestId,
+    },
   ]),
   409: errorExamples('invalid_state: a selected label is voided or expired (named in the message and the detail); nothing is printed.', [
     {
@@ -48,7 +69,7 @@ const responses = {
   422: errorExamples('label_format_unavailable: a real carrier issued a label that cannot be made into the format without loss (the shipment named).', [
     {
       code: 'label_format_unavailable',
-      message: 'Shipment shp_01JNV7Z4M2XC9V1B3N5M7K9JHG\'s carrier label cannot be made into zpl_4x6 without loss; download the labels one by one.',
+      message: "Shipment shp_01JNV7Z4M2XC9V1B3N5M7K9JHG's carrier label cannot be made into zpl_4x6 without loss; download the labels one by one.",
       details: [{ field: 'format', message: 'not available for shipment shp_01JNV7Z4M2XC9V1B3N5M7K9JHG' }],
       request_id: requestId,
     },
@@ -62,10 +83,10 @@ const fileResponse = {
 };
 
 const DESCRIPTION =
-  'One file for the printer, labels in the order given, every package\'s page of a multi-piece shipment: PDF pages (Content-Type application/pdf) ' +
+  "One file for the printer, labels in the order given, every package's page of a multi-piece shipment: PDF pages (Content-Type application/pdf) " +
   'or ZPL documents one after the other (application/x-zpl); Content-Disposition: attachment. The selection is checked whole before anything is ' +
   'rendered: an id repeated is 400, an id of no shipment (or of another workspace or environment) 404 naming it, a voided or expired label 409 ' +
-  'invalid_state naming it, a real carrier\'s label that cannot be made into the format without loss 422 label_format_unavailable naming it. ' +
+  "invalid_state naming it, a real carrier's label that cannot be made into the format without loss 422 label_format_unavailable naming it. " +
   'Nothing changes: printing again prints the same labels.';
 
 /** POST …/labels/merge, under /v1 (a key) or /api/admin (a session): the same route and service. */
@@ -77,7 +98,7 @@ export async function labelPrintRoutes(app: App, opts: { surface: Surface; print
   app.post('/labels/merge', {
     schema: {
       operationId: operationId('mergeLabels'),
-      summary: 'Print selected shipments\' labels as one file (PDF pages or concatenated ZPL)',
+      summary: "Print selected shipments' labels as one file (PDF pages or concatenated ZPL)",
       description: DESCRIPTION,
       tags,
       security,

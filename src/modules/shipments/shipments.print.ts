@@ -50,8 +50,14 @@ export class LabelPrints {
    * the whole set. Ids of another scope are left out: callers check them first. `format` is a
    * multi-page one (PNG holds one label: callers ask for the 4x6 PDF instead).
    */
-  async mergedFile(scope: Scope, shipmentIds: readonly string[], format: Exclude<LabelFormat, 'png_4x6'>, formatField = 'label_format'): Promise<{ body: Buffer; content_type: string }> {
-    const merge = (await this.shipments.anyCarrierIssued(scope, shipmentIds)) || (format !== 'zpl_4x6' && (await this.shipments.anyWithDocuments(scope, shipmentIds)));
+  async mergedFile(
+    scope: Scope,
+    shipmentIds: readonly string[],
+    format: Exclude<LabelFormat, 'png_4x6'>,
+    formatField = 'label_format',
+  ): Promise<{ body: Buffer; content_type: string }> {
+    const merge =
+      (await this.shipments.anyCarrierIssued(scope, shipmentIds)) || (format !== 'zpl_4x6' && (await this.shipments.anyWithDocuments(scope, shipmentIds)));
     if (merge) {
       const files = [];
       for (const id of shipmentIds) files.push(await this.shipmentFile(scope, id, format, formatField));
@@ -75,7 +81,8 @@ export class LabelPrints {
     const format = input.format ?? 'pdf_4x6';
     const problems: ErrorDetail[] = [];
     if (format === 'png_4x6') problems.push({ field: 'format', message: 'a PNG holds one label; ask for pdf_4x6, pdf_letter or zpl_4x6' });
-    if (input.packing_slips && format === 'zpl_4x6') problems.push({ field: 'packing_slips', message: 'packing slips are PDF pages; ask for pdf_4x6 or pdf_letter' });
+    if (input.packing_slips && format === 'zpl_4x6')
+      problems.push({ field: 'packing_slips', message: 'packing slips are PDF pages; ask for pdf_4x6 or pdf_letter' });
     const first = new Map<string, number>();
     ids.forEach((id, i) => {
       const earlier = first.get(id);
@@ -88,17 +95,22 @@ export class LabelPrints {
     const missing = ids.filter((id) => !rows.has(id));
     if (missing.length) {
       throw new AppError('not_found', `No such shipment: ${missing.join(', ')}.`, {
-        details: missing.slice(0, 20).map((id) => ({ field: `shipment_ids[${ids.indexOf(id)}]`, message: `no shipment ${id} in this workspace and environment` })),
+        details: missing
+          .slice(0, 20)
+          .map((id) => ({ field: `shipment_ids[${ids.indexOf(id)}]`, message: `no shipment ${id} in this workspace and environment` })),
       });
     }
     const dead = ids.filter((id) => (UNPRINTABLE as readonly string[]).includes(rows.get(id)!.status));
     if (dead.length) {
       const status = rows.get(dead[0])!.status;
-      throw invalidState(`Shipment ${dead.join(', ')} is ${dead.length > 1 ? 'voided or expired' : status}; a label no carrier takes is not printed. Leave it out of the selection.`, {
-        current: status,
-        allowedMoves: [],
-        detail: `shipment_ids[${ids.indexOf(dead[0])}] (${dead[0]}) is ${status}`,
-      });
+      throw invalidState(
+        `Shipment ${dead.join(', ')} is ${dead.length > 1 ? 'voided or expired' : status}; a label no carrier takes is not printed. Leave it out of the selection.`,
+        {
+          current: status,
+          allowedMoves: [],
+          detail: `shipment_ids[${ids.indexOf(dead[0])}] (${dead[0]}) is ${status}`,
+        },
+      );
     }
 
     const kind = format === 'zpl_4x6' ? 'zpl' : 'pdf';
@@ -125,7 +137,11 @@ export class LabelPrints {
       return (await this.shipments.label(scope, id, format)).body;
     } catch (err) {
       if (err instanceof AppError && err.code === 'label_format_unavailable') {
-        throw new AppError('label_format_unavailable', `Shipment ${id}'s carrier label cannot be made into ${format} without loss; download the labels one by one.`, { details: [{ field: formatField, message: `not available for shipment ${id}` }] });
+        throw new AppError(
+          'label_format_unavailable',
+          `Shipment ${id}'s carrier label cannot be made into ${format} without loss; download the labels one by one.`,
+          { details: [{ field: formatField, message: `not available for shipment ${id}` }] },
+        );
       }
       throw err;
     }

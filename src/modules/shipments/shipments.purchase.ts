@@ -15,7 +15,16 @@ import { recordEvent } from '../events/index.js';
 import type { SettingsService } from '../settings/index.js';
 import { moveOrder, nextStatus, type Order } from '../orders/index.js';
 import type { Selection } from '../shipping-rules/index.js';
-import { checkCustoms, customsInvalid, customsRequired, deriveCustoms, requiresCustoms, returnCustoms, withDefaults, type CustomsInput } from '../customs/index.js';
+import {
+  checkCustoms,
+  customsInvalid,
+  customsRequired,
+  deriveCustoms,
+  requiresCustoms,
+  returnCustoms,
+  withDefaults,
+  type CustomsInput,
+} from '../customs/index.js';
 import { prepareLane, toRateOption, type PreparedLane, type SourcedRate } from '../rates/index.js';
 import * as repo from './shipments.repo.js';
 import { LABEL_FORMAT_CODES, type LabelFormatCode, type Shipment } from './shipments.schemas.js';
@@ -148,28 +157,42 @@ export class LabelPurchase {
     if (order.source.startsWith('int_') && !(order.parcel.weight_oz > 0)) {
       throw new AppError('validation_failed', 'The order has no parcel weight to buy a label for.', {
         status: 422,
-        details: [{ field: 'parcel', message: 'has no weight: set the parcel first (PATCH /api/admin/orders/{id} {parcel}, or parcel.weight_oz on the order)' }],
+        details: [
+          { field: 'parcel', message: 'has no weight: set the parcel first (PATCH /api/admin/orders/{id} {parcel}, or parcel.weight_oz on the order)' },
+        ],
       });
     }
     const { address: shipFrom, location } = await this.originOf(ctx, order);
     const driver = this.gateway.driverOf(account);
     if (!driver || !carrier.capabilities.purchase) throw new AppError('unprocessable', `${carrier.name} does not sell labels.`);
-    const destination = await checkDestination(options.addressValidation ?? (await this.settings.get('shipments.address_validation')), order.ship_to as ShipmentAddress, {
-      scope: ctx,
-      account,
-      validators: this.gateway,
-      usesCarrier: this.gateway.validatesAddresses(account),
-      requestId: ctx.requestId,
-    });
+    const destination = await checkDestination(
+      options.addressValidation ?? (await this.settings.get('shipments.address_validation')),
+      order.ship_to as ShipmentAddress,
+      {
+        scope: ctx,
+        account,
+        validators: this.gateway,
+        usesCarrier: this.gateway.validatesAddresses(account),
+        requestId: ctx.requestId,
+      },
+    );
     const shipTo = destination.shipTo;
     const now = this.deps.now();
     let lane: PreparedLane;
     try {
       // A location dates the label on its own clock and cut-off, as its rate queries do.
-      lane = prepareLane({ ship_from: { ...shipFrom, postal_code: shipFrom.postal_code ?? '' }, ship_to: { ...shipTo, postal_code: shipTo.postal_code ?? '', country: shipTo.country ?? '' } }, now, [], location ?? undefined);
+      lane = prepareLane(
+        {
+          ship_from: { ...shipFrom, postal_code: shipFrom.postal_code ?? '' },
+          ship_to: { ...shipTo, postal_code: shipTo.postal_code ?? '', country: shipTo.country ?? '' },
+        },
+        now,
+        [],
+        location ?? undefined,
+      );
     } catch (err) {
       if (err instanceof AppError && err.code === 'validation_failed') {
-        throw new AppError('address_undeliverable', 'The order\'s addresses cannot be shipped to or from.', { details: err.details });
+        throw new AppError('address_undeliverable', "The order's addresses cannot be shipped to or from.", { details: err.details });
       }
       throw err;
     }
@@ -187,7 +210,24 @@ export class LabelPurchase {
     // A multi-piece order ships as one shipment of that many packages, if the service takes them.
     assertParcelsTaken(carrier, serviceCode, piecesOf(order).length);
     const sandbox = sandboxOptions(ctx.environment, ctx.environment === 'test' ? await this.timeScale() : 1, scenario);
-    return { id: newId('shipment'), now, carrier, account, driver, serviceCode, format, shipFrom, locationId: location?.id ?? null, lane, sandbox, selection: choice.selection ?? null, destination, returning: options.returning ?? null, customs, options: shipmentOptions };
+    return {
+      id: newId('shipment'),
+      now,
+      carrier,
+      account,
+      driver,
+      serviceCode,
+      format,
+      shipFrom,
+      locationId: location?.id ?? null,
+      lane,
+      sandbox,
+      selection: choice.selection ?? null,
+      destination,
+      returning: options.returning ?? null,
+      customs,
+      options: shipmentOptions,
+    };
   }
 
   /** Step 2, the outside world: the carrier sells the label (undone by compensatePurchase). */
@@ -276,7 +316,8 @@ export class LabelPurchase {
     // One package per piece, each with the carrier's number for it (the first is the master).
     const numbers = issuedPackages(sale.issued).map((p) => p.tracking_number);
     const pieces = piecesOf(order);
-    const packages: StoredPackage[] | null = pieces.length > 1 ? pieces.map((parcel, i) => ({ tracking_number: numbers[i] ?? sale.tracking_number, parcel, tracking_status: 'pre_transit' })) : null;
+    const packages: StoredPackage[] | null =
+      pieces.length > 1 ? pieces.map((parcel, i) => ({ tracking_number: numbers[i] ?? sale.tracking_number, parcel, tracking_status: 'pre_transit' })) : null;
     const draft = {
       id,
       tracking_number: sale.tracking_number,
@@ -296,8 +337,14 @@ export class LabelPurchase {
     // hold a database connection. A carrier label that cannot become the asked format is still
     // kept (carrier_labels), and GET …/label says 422 label_format_unavailable.
     const label = sale.imaged
-      ? await convertCarrierLabels(imagedPackages(sale.issued).map((p) => ({ format: p.label.format, bytes: p.label.bytes })), format)
-      : await this.renderer.renderPackageLabels(packageLabelData({ ...draft, carrier_driver: 'simulated', status: 'label_purchased' }, carrier, order.external_id ?? order.id), format);
+      ? await convertCarrierLabels(
+          imagedPackages(sale.issued).map((p) => ({ format: p.label.format, bytes: p.label.bytes })),
+          format,
+        )
+      : await this.renderer.renderPackageLabels(
+          packageLabelData({ ...draft, carrier_driver: 'simulated', status: 'label_purchased' }, carrier, order.external_id ?? order.id),
+          format,
+        );
     // A driver in process plays the first scan at once; a real carrier is asked by the poll job,
     // never on a read: first when a scan can be there. (Settled before the transaction: with the
     // embedded database, a read outside it would wait.)
@@ -341,7 +388,16 @@ export class LabelPurchase {
         created_at: now,
         updated_at: now,
       });
-      if (label) await repo.insertLabel(trx, { shipment_id: id, format, workspace_id: ctx.workspaceId, environment: ctx.environment, content_type: label.content_type, body: label.body, created_at: now });
+      if (label)
+        await repo.insertLabel(trx, {
+          shipment_id: id,
+          format,
+          workspace_id: ctx.workspaceId,
+          environment: ctx.environment,
+          content_type: label.content_type,
+          body: label.body,
+          created_at: now,
+        });
       if (sale.imaged) await repo.setCarrierLabelStatus(trx, id, 'kept', now);
       // Documents the carrier issued with the label (DHL Express's invoice…), kept as received.
       if (sale.issued.documents?.length) await storeCarrierDocuments(trx, ctx, id, sale.issued.documents, now);
@@ -386,11 +442,20 @@ export class LabelPurchase {
           sandbox: plan.sandbox ?? undefined,
         }),
       )
-      .then(() => 'compensated' as const, (err: unknown) => {
-        this.deps.log.error({ err, tracking_number: sale.tracking_number, carrier_account_id: plan.account.id }, 'could not void an unrecorded carrier label');
-        return 'void_failed' as const;
-      });
-    if (sale.imaged) await repo.setCarrierLabelStatus(this.deps.db, plan.id, outcome, this.deps.now()).catch((err: unknown) => this.deps.log.error({ err, shipment_id: plan.id }, 'could not mark an unrecorded carrier label'));
+      .then(
+        () => 'compensated' as const,
+        (err: unknown) => {
+          this.deps.log.error(
+            { err, tracking_number: sale.tracking_number, carrier_account_id: plan.account.id },
+            'could not void an unrecorded carrier label',
+          );
+          return 'void_failed' as const;
+        },
+      );
+    if (sale.imaged)
+      await repo
+        .setCarrierLabelStatus(this.deps.db, plan.id, outcome, this.deps.now())
+        .catch((err: unknown) => this.deps.log.error({ err, shipment_id: plan.id }, 'could not mark an unrecorded carrier label'));
   }
 }
 
@@ -412,7 +477,11 @@ function resolveCustoms(order: Order, given: CustomsInput | undefined, lane: Pre
     declaration = derived.declaration;
   }
   // One declaration covers every piece of a multi-piece shipment: the items weigh against them all.
-  const checked = checkCustoms(declaration, { origin_country: lane.ship_from.country, destination_country: lane.ship_to.country, parcel_weight_oz: piecesOf(order).reduce((sum, p) => sum + p.weight_oz, 0) });
+  const checked = checkCustoms(declaration, {
+    origin_country: lane.ship_from.country,
+    destination_country: lane.ship_to.country,
+    parcel_weight_oz: piecesOf(order).reduce((sum, p) => sum + p.weight_oz, 0),
+  });
   if (!checked.ok) throw customsInvalid(checked.details);
   return checked.declaration;
 }

@@ -40,7 +40,11 @@ export function assertVoidWindowOpen(carrier: CarrierDefinition | undefined, row
   if (days === undefined) return;
   const closes = new Date(new Date(row.purchased_at).getTime() + days * DAY_MS);
   if (now.getTime() <= closes.getTime()) return;
-  const error = shipmentStateError(row.status, 'be voided', `${carrier!.name} accepts voids for ${days} days after purchase; the void window of this label closed at ${closes.toISOString()}.`);
+  const error = shipmentStateError(
+    row.status,
+    'be voided',
+    `${carrier!.name} accepts voids for ${days} days after purchase; the void window of this label closed at ${closes.toISOString()}.`,
+  );
   // Replace the generic detail with one that says why (the current state and moves stay).
   const detail = (error.details as { message: string }[])[0];
   detail.message = `void window closed: ${carrier!.name} accepts voids within ${days} days of purchase (closed ${closes.toISOString()})`;
@@ -55,16 +59,31 @@ export function refundOnVoid(row: ShipmentRow, now: Date, opts: { review: boolea
   if (row.billing_status === 'pending') return { billing_status: 'not_charged' };
   const base = { refund_id: newId('refund'), refund_amount: row.price_amount, refund_currency: row.price_currency, refund_requested_at: now };
   if (!opts.review) {
-    return { ...base, refund_status: 'refunded', refund_decided_at: now, refund_reason: `The carrier accepted the void; ${refundedWhat(row)}.`, refund_decide_after: null };
+    return {
+      ...base,
+      refund_status: 'refunded',
+      refund_decided_at: now,
+      refund_reason: `The carrier accepted the void; ${refundedWhat(row)}.`,
+      refund_decide_after: null,
+    };
   }
-  return { ...base, refund_status: 'submitted', refund_decided_at: null, refund_reason: null, refund_decide_after: new Date(now.getTime() + opts.delaySeconds * 1000) };
+  return {
+    ...base,
+    refund_status: 'submitted',
+    refund_decided_at: null,
+    refund_reason: null,
+    refund_decide_after: new Date(now.getTime() + opts.delaySeconds * 1000),
+  };
 }
 
 /**
  * What a refund gives back, named: the insurance premium (the rate's `insurance` surcharge) is
  * refunded with the label, so it is listed on its own; `label` is the rest.
  */
-function refundBreakdown(row: ShipmentRow, amount: { amount: number; currency: string }): { code: 'label' | 'insurance'; amount: { amount: number; currency: string } }[] {
+function refundBreakdown(
+  row: ShipmentRow,
+  amount: { amount: number; currency: string },
+): { code: 'label' | 'insurance'; amount: { amount: number; currency: string } }[] {
   const premium = (row.rate?.surcharges ?? []).filter((s) => s.code === 'insurance').reduce((sum, s) => sum + s.amount.amount, 0);
   if (premium <= 0 || premium > amount.amount) return [{ code: 'label', amount }];
   return [
@@ -95,7 +114,18 @@ export function toRefund(row: ShipmentRow) {
 
 export function toRefundListItem(row: ShipmentRow) {
   const r = toRefund(row)!;
-  return { id: r.id, shipment_id: row.id, tracking_number: row.tracking_number, carrier: row.carrier, status: r.status, amount: r.amount, breakdown: r.breakdown, requested_at: r.requested_at, decided_at: r.decided_at, reason: r.reason };
+  return {
+    id: r.id,
+    shipment_id: row.id,
+    tracking_number: row.tracking_number,
+    carrier: row.carrier,
+    status: r.status,
+    amount: r.amount,
+    breakdown: r.breakdown,
+    requested_at: r.requested_at,
+    decided_at: r.decided_at,
+    reason: r.reason,
+  };
 }
 export type RefundListItem = ReturnType<typeof toRefundListItem>;
 
@@ -186,7 +216,11 @@ export class Refunds {
       sandbox: row.sandbox ?? undefined,
     });
     const scan = scans.events.find((e) => e.status !== 'pre_transit');
-    if (scan) return { status: 'rejected', reason: `The carrier scanned the label after the void (${scan.description}, ${scan.occurred_at}); a used label is not refunded.` };
+    if (scan)
+      return {
+        status: 'rejected',
+        reason: `The carrier scanned the label after the void (${scan.description}, ${scan.occurred_at}); a used label is not refunded.`,
+      };
     return refunded;
   }
 }

@@ -27,14 +27,22 @@ export async function findShipment(db: Executor, scope: Scope, id: string, opts:
  * its events as a JSON array beside it, newest first (timestamps as text). Two round trips were
  * half of the read's cost (as for the order read).
  */
-export async function findShipmentWithEvents(db: Executor, scope: Scope, by: { id: string } | { trackingNumber: string }): Promise<{ row: ShipmentRow; events: TrackingEventRow[] } | undefined> {
+export async function findShipmentWithEvents(
+  db: Executor,
+  scope: Scope,
+  by: { id: string } | { trackingNumber: string },
+): Promise<{ row: ShipmentRow; events: TrackingEventRow[] } | undefined> {
   const values = { workspaceId: scope.workspaceId, environment: scope.environment };
-  const [found] = 'id' in by ? await selectTrackingById(db, { ...values, id: by.id }) : await selectTrackingByNumber(db, { ...values, trackingNumber: by.trackingNumber });
+  const [found] =
+    'id' in by ? await selectTrackingById(db, { ...values, id: by.id }) : await selectTrackingByNumber(db, { ...values, trackingNumber: by.trackingNumber });
   return found && withEventDates(found);
 }
 
 /** The same for public tracking: any tenant's shipment with this number (numbers embed a random serial per shipment). */
-export async function findShipmentWithEventsAnywhere(db: Executor, trackingNumber: string): Promise<{ row: ShipmentRow; events: TrackingEventRow[] } | undefined> {
+export async function findShipmentWithEventsAnywhere(
+  db: Executor,
+  trackingNumber: string,
+): Promise<{ row: ShipmentRow; events: TrackingEventRow[] } | undefined> {
   const [found] = await selectTrackingAnywhere(db, { trackingNumber });
   return found && withEventDates(found);
 }
@@ -60,7 +68,10 @@ function eventsOfShipmentJson(eb: ExpressionBuilder<Tables, 'shipments'>) {
 
 /** Shipments with their events as a JSON array column, `tracking_events`. */
 function withEventsJson(db: Executor) {
-  return db.selectFrom('shipments').selectAll('shipments').select((eb) => eventsOfShipmentJson(eb).as('tracking_events'));
+  return db
+    .selectFrom('shipments')
+    .selectAll('shipments')
+    .select((eb) => eventsOfShipmentJson(eb).as('tracking_events'));
 }
 
 const scopeOfValues = (v: Record<string, unknown>): Scope => ({ workspaceId: v.workspaceId as string, environment: v.environment as Scope['environment'] });
@@ -112,12 +123,29 @@ export interface TrackingVersion {
 }
 
 function versionOf(db: Executor) {
-  return db.selectFrom('shipments').select(['shipments.id', 'shipments.status', 'shipments.next_check_at', 'shipments.carrier', 'shipments.carrier_driver', 'shipments.carrier_account_id', sql<string>`shipments.xmin::text`.as('version')]);
+  return db
+    .selectFrom('shipments')
+    .select([
+      'shipments.id',
+      'shipments.status',
+      'shipments.next_check_at',
+      'shipments.carrier',
+      'shipments.carrier_driver',
+      'shipments.carrier_account_id',
+      sql<string>`shipments.xmin::text`.as('version'),
+    ]);
 }
 
-const selectVersionById = precompiled(['workspaceId', 'environment', 'id'], (db, v) => versionOf(db).where(inScope(scopeOfValues(v))).where('shipments.id', '=', v.id as string), {
-  statement: 'shipments.tracking_version_by_id',
-});
+const selectVersionById = precompiled(
+  ['workspaceId', 'environment', 'id'],
+  (db, v) =>
+    versionOf(db)
+      .where(inScope(scopeOfValues(v)))
+      .where('shipments.id', '=', v.id as string),
+  {
+    statement: 'shipments.tracking_version_by_id',
+  },
+);
 
 // Ordered as the full reads above, so the version is of the row they return.
 const selectVersionByNumber = precompiled(
@@ -141,10 +169,15 @@ const selectVersionAnywhere = precompiled(
   { statement: 'shipments.tracking_version_anywhere' },
 );
 
-export async function trackingVersion(db: Executor, scope: Scope | null, by: { id: string } | { trackingNumber: string }): Promise<TrackingVersion | undefined> {
+export async function trackingVersion(
+  db: Executor,
+  scope: Scope | null,
+  by: { id: string } | { trackingNumber: string },
+): Promise<TrackingVersion | undefined> {
   if (!scope) return 'trackingNumber' in by ? (await selectVersionAnywhere(db, { trackingNumber: by.trackingNumber }))[0] : undefined;
   const values = { workspaceId: scope.workspaceId, environment: scope.environment };
-  const [found] = 'id' in by ? await selectVersionById(db, { ...values, id: by.id }) : await selectVersionByNumber(db, { ...values, trackingNumber: by.trackingNumber });
+  const [found] =
+    'id' in by ? await selectVersionById(db, { ...values, id: by.id }) : await selectVersionByNumber(db, { ...values, trackingNumber: by.trackingNumber });
   return found;
 }
 
@@ -153,7 +186,11 @@ export async function trackingVersion(db: Executor, scope: Scope | null, by: { i
  * in the scope, or anywhere for public tracking (scope null). Containment on the packages column
  * (its GIN index, migration 0023) so a miss costs an index probe, not a scan of the scope.
  */
-export async function findShipmentWithEventsByPackage(db: Executor, scope: Scope | null, trackingNumber: string): Promise<{ row: ShipmentRow; events: TrackingEventRow[] } | undefined> {
+export async function findShipmentWithEventsByPackage(
+  db: Executor,
+  scope: Scope | null,
+  trackingNumber: string,
+): Promise<{ row: ShipmentRow; events: TrackingEventRow[] } | undefined> {
   let q = withEventsJson(db).where(sql<boolean>`shipments.packages @> ${JSON.stringify([{ tracking_number: trackingNumber }])}::jsonb`);
   if (scope) q = q.where(inScope(scope));
   const found = await q.orderBy('shipments.created_at', 'desc').limit(1).executeTakeFirst();
@@ -192,7 +229,15 @@ export function shipmentsOfOrderJson(eb: ExpressionBuilder<Tables, 'orders'>) {
   return jsonArrayFrom(
     eb
       .selectFrom('shipments')
-      .select(['shipments.id', 'shipments.order_id', 'shipments.carrier', 'shipments.service_code', 'shipments.tracking_number', 'shipments.status', 'shipments.created_at'])
+      .select([
+        'shipments.id',
+        'shipments.order_id',
+        'shipments.carrier',
+        'shipments.service_code',
+        'shipments.tracking_number',
+        'shipments.status',
+        'shipments.created_at',
+      ])
       .whereRef('shipments.workspace_id', '=', 'orders.workspace_id')
       .whereRef('shipments.environment', '=', 'orders.environment')
       .whereRef('shipments.order_id', '=', 'orders.id')
@@ -251,14 +296,31 @@ export function shipmentsQuery(db: Executor, scope: Scope, filter: ShipmentsQuer
 }
 
 /** Shipments whose next scan is due (the poll job), across tenants, oldest due first. */
-export async function dueShipments(db: Executor, now: Date, limit: number): Promise<Pick<ShipmentRow, 'id' | 'carrier' | 'carrier_driver' | 'carrier_account_id'>[]> {
-  return db.selectFrom('shipments').select(['id', 'carrier', 'carrier_driver', 'carrier_account_id']).where('next_check_at', '<=', now).orderBy('next_check_at').limit(limit).execute();
+export async function dueShipments(
+  db: Executor,
+  now: Date,
+  limit: number,
+): Promise<Pick<ShipmentRow, 'id' | 'carrier' | 'carrier_driver' | 'carrier_account_id'>[]> {
+  return db
+    .selectFrom('shipments')
+    .select(['id', 'carrier', 'carrier_driver', 'carrier_account_id'])
+    .where('next_check_at', '<=', now)
+    .orderBy('next_check_at')
+    .limit(limit)
+    .execute();
 }
 
 // ---- labels ----
 
-export async function insertLabel(db: Executor, row: { shipment_id: string; format: string; workspace_id: string; environment: string; content_type: string; body: Buffer | Uint8Array; created_at: Date }): Promise<void> {
-  await db.insertInto('shipment_labels').values(row).onConflict((oc) => oc.columns(['shipment_id', 'format']).doNothing()).execute();
+export async function insertLabel(
+  db: Executor,
+  row: { shipment_id: string; format: string; workspace_id: string; environment: string; content_type: string; body: Buffer | Uint8Array; created_at: Date },
+): Promise<void> {
+  await db
+    .insertInto('shipment_labels')
+    .values(row)
+    .onConflict((oc) => oc.columns(['shipment_id', 'format']).doNothing())
+    .execute();
 }
 
 /** Forgets a shipment's rendered labels (a voided one renders again, marked VOID). */
@@ -287,28 +349,62 @@ export async function findLabel(db: Executor, scope: Scope, shipmentId: string, 
 /** Keeps a document: a rendering is kept once (a concurrent render of the same bytes loses); a carrier's replaces what was there. */
 export async function insertDocument(
   db: Executor,
-  row: { shipment_id: string; type: string; workspace_id: string; environment: string; source: 'platform' | 'carrier'; content_type: string; body: Buffer | Uint8Array; created_at: Date },
+  row: {
+    shipment_id: string;
+    type: string;
+    workspace_id: string;
+    environment: string;
+    source: 'platform' | 'carrier';
+    content_type: string;
+    body: Buffer | Uint8Array;
+    created_at: Date;
+  },
 ): Promise<void> {
   await db
     .insertInto('shipment_documents')
     .values(row)
-    .onConflict((oc) => (row.source === 'carrier' ? oc.columns(['shipment_id', 'type']).doUpdateSet({ source: 'carrier', content_type: row.content_type, body: row.body, created_at: row.created_at }) : oc.columns(['shipment_id', 'type']).doNothing()))
+    .onConflict((oc) =>
+      row.source === 'carrier'
+        ? oc.columns(['shipment_id', 'type']).doUpdateSet({ source: 'carrier', content_type: row.content_type, body: row.body, created_at: row.created_at })
+        : oc.columns(['shipment_id', 'type']).doNothing(),
+    )
     .execute();
 }
 
 /** The documents kept for a shipment, without their bytes. */
 export async function listDocuments(db: Executor, scope: Scope, shipmentId: string) {
-  return db.selectFrom('shipment_documents').select(['type', 'source', 'content_type']).where(inScope(scope)).where('shipment_id', '=', shipmentId).orderBy('created_at').orderBy('type').execute();
+  return db
+    .selectFrom('shipment_documents')
+    .select(['type', 'source', 'content_type'])
+    .where(inScope(scope))
+    .where('shipment_id', '=', shipmentId)
+    .orderBy('created_at')
+    .orderBy('type')
+    .execute();
 }
 
 /** Whether any of these shipments has a kept document. */
 export async function anyDocuments(db: Executor, scope: Scope, shipmentIds: readonly string[]): Promise<boolean> {
   if (shipmentIds.length === 0) return false;
-  return (await db.selectFrom('shipment_documents').select('shipment_id').where(inScope(scope)).where('shipment_id', 'in', shipmentIds).limit(1).executeTakeFirst()) !== undefined;
+  return (
+    (await db
+      .selectFrom('shipment_documents')
+      .select('shipment_id')
+      .where(inScope(scope))
+      .where('shipment_id', 'in', shipmentIds)
+      .limit(1)
+      .executeTakeFirst()) !== undefined
+  );
 }
 
 export async function findDocument(db: Executor, scope: Scope, shipmentId: string, type: string) {
-  return db.selectFrom('shipment_documents').select(['type', 'source', 'content_type', 'body']).where(inScope(scope)).where('shipment_id', '=', shipmentId).where('type', '=', type).executeTakeFirst();
+  return db
+    .selectFrom('shipment_documents')
+    .select(['type', 'source', 'content_type', 'body'])
+    .where(inScope(scope))
+    .where('shipment_id', '=', shipmentId)
+    .where('type', '=', type)
+    .executeTakeFirst();
 }
 
 // ---- carrier labels (what a real carrier issued, as received) ----
@@ -359,7 +455,12 @@ export async function insertTrackingEvents(db: Executor, rows: NewTrackingEventR
   // A new event moves its shipment's row version (trackingVersion), whatever else the caller
   // writes: cached tracking reads of it are then stale.
   const touched = [...new Set(added.map((e) => e.shipment_id))];
-  if (touched.length > 0) await db.updateTable('shipments').set({ updated_at: sql`updated_at` }).where('id', 'in', touched).execute();
+  if (touched.length > 0)
+    await db
+      .updateTable('shipments')
+      .set({ updated_at: sql`updated_at` })
+      .where('id', 'in', touched)
+      .execute();
   return added;
 }
 
@@ -369,7 +470,11 @@ export async function eventsOfShipment(db: Executor, shipmentId: string): Promis
 }
 
 export async function maxEventSeq(db: Executor, shipmentId: string): Promise<number> {
-  const row = await db.selectFrom('tracking_events').select((eb) => eb.fn.max('seq').as('m')).where('shipment_id', '=', shipmentId).executeTakeFirst();
+  const row = await db
+    .selectFrom('tracking_events')
+    .select((eb) => eb.fn.max('seq').as('m'))
+    .where('shipment_id', '=', shipmentId)
+    .executeTakeFirst();
   return row?.m == null ? -1 : Number(row.m);
 }
 

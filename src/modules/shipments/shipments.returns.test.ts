@@ -32,7 +32,15 @@ afterAll(async () => {
 });
 
 const warehouse = { name: 'Warehouse', company: 'Acme', street1: '350 5th Ave', city: 'New York', state: 'NY', postal_code: '10118', country: 'US' };
-const buyer = { name: 'Ada Lovelace', street1: '1 Market St', city: 'San Francisco', state: 'CA', postal_code: '94105', country: 'US', phone: '+1 415 555 0100' };
+const buyer = {
+  name: 'Ada Lovelace',
+  street1: '1 Market St',
+  city: 'San Francisco',
+  state: 'CA',
+  postal_code: '94105',
+  country: 'US',
+  phone: '+1 415 555 0100',
+};
 const londoner = { name: 'Charles Babbage', street1: '10 Downing St', city: 'London', postal_code: 'SW1A 2AA', country: 'GB', phone: '+44 20 7925 0918' };
 
 async function createOrder(headers: Record<string, string>, extra: Record<string, unknown> = {}) {
@@ -44,7 +52,9 @@ async function createOrder(headers: Record<string, string>, extra: Record<string
       customer: { name: 'Ada Lovelace', email: 'ada@example.com' },
       ship_to: buyer,
       ship_from: warehouse,
-      line_items: [{ sku: 'MUG-1', name: 'Ceramic coffee mug', quantity: 2, weight_oz: 12, unit_price: { amount: 1500, currency: 'USD' }, hs_tariff_number: '6912.00' }],
+      line_items: [
+        { sku: 'MUG-1', name: 'Ceramic coffee mug', quantity: 2, weight_oz: 12, unit_price: { amount: 1500, currency: 'USD' }, hs_tariff_number: '6912.00' },
+      ],
       parcel: { weight_oz: 24, length_in: 10, width_in: 8, height_in: 4 },
       ...extra,
     },
@@ -55,12 +65,18 @@ async function createOrder(headers: Record<string, string>, extra: Record<string
 
 async function bought(headers: Record<string, string> = t.headers, orderExtra: Record<string, unknown> = {}, body: Record<string, unknown> = {}) {
   const order = await createOrder(headers, orderExtra);
-  const res = await app.inject({ method: 'POST', url: '/v1/shipments', headers, payload: { order_id: order.id, service_code: 'usps_ground_advantage', ...body } });
+  const res = await app.inject({
+    method: 'POST',
+    url: '/v1/shipments',
+    headers,
+    payload: { order_id: order.id, service_code: 'usps_ground_advantage', ...body },
+  });
   expect(res.statusCode, res.body).toBe(201);
   return { order, shipment: res.json() };
 }
 
-const makeReturn = (id: string, body: Record<string, unknown> = {}, headers: Record<string, string> = t.headers) => app.inject({ method: 'POST', url: `/v1/shipments/${id}/return`, headers, payload: body });
+const makeReturn = (id: string, body: Record<string, unknown> = {}, headers: Record<string, string> = t.headers) =>
+  app.inject({ method: 'POST', url: `/v1/shipments/${id}/return`, headers, payload: body });
 const get = async (path: string, headers: Record<string, string> = t.headers) => {
   const res = await app.inject({ method: 'GET', url: path, headers });
   expect(res.statusCode, res.body).toBe(200);
@@ -136,7 +152,12 @@ describe('POST /v1/shipments/:id/return', () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ status: 'delivered', billing_status: 'charged' });
     expect((await get(`/v1/orders/${order.id}`)).status).toBe('shipped');
-    const admin = await app.inject({ method: 'POST', url: `/api/admin/shipments/${shipment.id}/return`, headers: t.adminHeaders, payload: { charge: 'on_creation' } });
+    const admin = await app.inject({
+      method: 'POST',
+      url: `/api/admin/shipments/${shipment.id}/return`,
+      headers: t.adminHeaders,
+      payload: { charge: 'on_creation' },
+    });
     expect(admin.statusCode, admin.body).toBe(201);
     expect((await get(`/v1/shipments/${shipment.id}`)).returns.map((x: { id: string }) => x.id)).toEqual([r.id, admin.json().id]);
   });
@@ -148,10 +169,23 @@ describe('POST /v1/shipments/:id/return', () => {
       contents_type: 'merchandise',
       non_delivery: 'return',
       incoterm: 'DDU',
-      items: [{ description: 'Ceramic coffee mug', quantity: 2, unit_value: { amount: 1500, currency: 'USD' }, weight_oz: 12, hs_tariff_number: '691200', origin_country: 'US' }],
+      items: [
+        {
+          description: 'Ceramic coffee mug',
+          quantity: 2,
+          unit_value: { amount: 1500, currency: 'USD' },
+          weight_oz: 12,
+          hs_tariff_number: '691200',
+          origin_country: 'US',
+        },
+      ],
     };
     // The outbound's declaration as the customs work stores it (shipments.customs).
-    await app.deps.db.updateTable('shipments').set({ customs: JSON.stringify(customs) }).where('id', '=', shipment.id).execute();
+    await app.deps.db
+      .updateTable('shipments')
+      .set({ customs: JSON.stringify(customs) })
+      .where('id', '=', shipment.id)
+      .execute();
 
     const refused = await makeReturn(shipment.id, { charge: 'on_scan' });
     expect(refused.statusCode, refused.body).toBe(422);
@@ -161,7 +195,13 @@ describe('POST /v1/shipments/:id/return', () => {
     const res = await makeReturn(shipment.id);
     expect(res.statusCode, res.body).toBe(201);
     const r = res.json();
-    expect(r).toMatchObject({ carrier: 'dhl_express', charge: 'on_creation', billing_status: 'charged', ship_from: { country: 'GB' }, ship_to: { country: 'US' } });
+    expect(r).toMatchObject({
+      carrier: 'dhl_express',
+      charge: 'on_creation',
+      billing_status: 'charged',
+      ship_from: { country: 'GB' },
+      ship_to: { country: 'US' },
+    });
     const row = await app.deps.db.selectFrom('shipments').select('customs').where('id', '=', r.id).executeTakeFirstOrThrow();
     expect(row.customs).toMatchObject({ ...customs, contents_type: 'return_merchandise' });
   });
@@ -211,9 +251,25 @@ describe('POST /v1/shipments/:id/return', () => {
     await app.services.shipments.tracking.pollDue();
     const row = await app.deps.db.selectFrom('shipments').select(['status', 'billing_status']).where('id', '=', r.id).executeTakeFirstOrThrow();
     expect(row).toEqual({ status: 'expired', billing_status: 'not_charged' });
-    expect(await get(`/v1/shipments/${r.id}`)).toMatchObject({ status: 'expired', billing_status: 'not_charged', tracking_status: 'cancelled', status_detail: 'return_label_expired' });
-    const updates = await app.deps.db.selectFrom('events').select('data').where('type', '=', 'tracking.updated').where('workspace_id', '=', t.workspaceId).execute();
-    expect(updates.some((e) => (e.data as { shipment_id: string; shipment_status: string }).shipment_id === r.id && (e.data as { shipment_status: string }).shipment_status === 'expired')).toBe(true);
+    expect(await get(`/v1/shipments/${r.id}`)).toMatchObject({
+      status: 'expired',
+      billing_status: 'not_charged',
+      tracking_status: 'cancelled',
+      status_detail: 'return_label_expired',
+    });
+    const updates = await app.deps.db
+      .selectFrom('events')
+      .select('data')
+      .where('type', '=', 'tracking.updated')
+      .where('workspace_id', '=', t.workspaceId)
+      .execute();
+    expect(
+      updates.some(
+        (e) =>
+          (e.data as { shipment_id: string; shipment_status: string }).shipment_id === r.id &&
+          (e.data as { shipment_status: string }).shipment_status === 'expired',
+      ),
+    ).toBe(true);
     const again = await voidIt(r.id);
     expect(again.statusCode).toBe(409);
     expect(again.json().details[0]).toMatchObject({ current_state: 'expired', allowed_moves: [] });
@@ -248,7 +304,9 @@ describe('POST /v1/shipments/:id/return', () => {
     setClock('2026-03-02T15:00:00.000Z');
     const { shipment } = await bought();
     const headers = { ...t.headers, 'idempotency-key': `ret-${shipment.id}` };
-    const answers = await Promise.all(Array.from({ length: 5 }, () => app.inject({ method: 'POST', url: `/v1/shipments/${shipment.id}/return`, headers, payload: { rma_number: 'RMA-9' } })));
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => app.inject({ method: 'POST', url: `/v1/shipments/${shipment.id}/return`, headers, payload: { rma_number: 'RMA-9' } })),
+    );
     const created = answers.filter((a) => a.statusCode === 201);
     expect(created.length).toBeGreaterThanOrEqual(1);
     for (const a of answers) expect([201, 409]).toContain(a.statusCode);
@@ -286,18 +344,42 @@ describe('POST /v1/shipments with is_return', () => {
   it('makes a standalone return for an order: its addresses swapped, the order untouched', async () => {
     setClock('2026-03-02T15:00:00.000Z');
     const order = await createOrder(t.headers);
-    const res = await app.inject({ method: 'POST', url: '/v1/shipments', headers: t.headers, payload: { order_id: order.id, service_code: 'ups_ground', is_return: true, rma_number: 'RMA-S', reason: 'Damaged' } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/v1/shipments',
+      headers: t.headers,
+      payload: { order_id: order.id, service_code: 'ups_ground', is_return: true, rma_number: 'RMA-S', reason: 'Damaged' },
+    });
     expect(res.statusCode, res.body).toBe(201);
     const r = res.json();
-    expect(r).toMatchObject({ is_return: true, return_of: null, order_id: order.id, carrier: 'ups', charge: 'on_scan', billing_status: 'pending', rma_number: 'RMA-S', reason: 'Damaged' });
+    expect(r).toMatchObject({
+      is_return: true,
+      return_of: null,
+      order_id: order.id,
+      carrier: 'ups',
+      charge: 'on_scan',
+      billing_status: 'pending',
+      rma_number: 'RMA-S',
+      reason: 'Damaged',
+    });
     expect(addressOf(r.ship_from)).toEqual(addressOf({ ...buyer }));
     expect(addressOf(r.ship_to)).toEqual(addressOf({ ...warehouse }));
     expect((await get(`/v1/orders/${order.id}`)).status).toBe('awaiting_fulfillment');
 
-    const stray = await app.inject({ method: 'POST', url: '/v1/shipments', headers: t.headers, payload: { order_id: order.id, service_code: 'ups_ground', rma_number: 'RMA-X' } });
+    const stray = await app.inject({
+      method: 'POST',
+      url: '/v1/shipments',
+      headers: t.headers,
+      payload: { order_id: order.id, service_code: 'ups_ground', rma_number: 'RMA-X' },
+    });
     expect(stray.statusCode).toBe(400);
     expect(stray.json().details).toEqual([{ field: 'rma_number', message: 'only with is_return: true' }]);
-    const auto = await app.inject({ method: 'POST', url: '/v1/shipments', headers: t.headers, payload: { order_id: order.id, service_code: 'auto', is_return: true } });
+    const auto = await app.inject({
+      method: 'POST',
+      url: '/v1/shipments',
+      headers: t.headers,
+      payload: { order_id: order.id, service_code: 'auto', is_return: true },
+    });
     expect(auto.statusCode).toBe(400);
   });
 });
@@ -311,13 +393,26 @@ describe('refunds', () => {
     const res = await voidIt(shipment.id);
     expect(res.statusCode, res.body).toBe(200);
     const refund = res.json().refund;
-    expect(refund).toEqual({ id: expect.stringMatching(/^rfd_/), status: 'submitted', amount: shipment.price, breakdown: [{ code: 'label', amount: shipment.price }], requested_at: '2026-03-02T15:30:00.000Z', decided_at: null, reason: null });
+    expect(refund).toEqual({
+      id: expect.stringMatching(/^rfd_/),
+      status: 'submitted',
+      amount: shipment.price,
+      breakdown: [{ code: 'label', amount: shipment.price }],
+      requested_at: '2026-03-02T15:30:00.000Z',
+      decided_at: null,
+      reason: null,
+    });
 
     setClock('2026-03-02T15:30:59.000Z');
     expect(await app.services.shipments.refunds.decide(shipment.id)).toBe(false);
     setClock('2026-03-02T15:31:00.000Z');
     expect(await app.services.shipments.refunds.decideDue()).toBeGreaterThanOrEqual(1);
-    expect((await get(`/v1/shipments/${shipment.id}`)).refund).toMatchObject({ id: refund.id, status: 'refunded', decided_at: '2026-03-02T15:31:00.000Z', reason: expect.stringContaining('not used') });
+    expect((await get(`/v1/shipments/${shipment.id}`)).refund).toMatchObject({
+      id: refund.id,
+      status: 'refunded',
+      decided_at: '2026-03-02T15:31:00.000Z',
+      reason: expect.stringContaining('not used'),
+    });
     expect(await app.services.shipments.refunds.decide(shipment.id)).toBe(false);
   });
 
@@ -363,7 +458,14 @@ describe('refunds', () => {
     const first = await get('/v1/refunds?limit=2', u.headers);
     expect(first.data.map((r: { shipment_id: string }) => r.shipment_id)).toEqual([ids[2], ids[1]]);
     expect(first.has_more).toBe(true);
-    expect(first.data[0]).toMatchObject({ id: expect.stringMatching(/^rfd_/), tracking_number: expect.any(String), carrier: 'usps', status: 'submitted', amount: { currency: 'USD' }, decided_at: null });
+    expect(first.data[0]).toMatchObject({
+      id: expect.stringMatching(/^rfd_/),
+      tracking_number: expect.any(String),
+      carrier: 'usps',
+      status: 'submitted',
+      amount: { currency: 'USD' },
+      decided_at: null,
+    });
     const second = await get(`/v1/refunds?limit=2&cursor=${encodeURIComponent(first.next_cursor)}`, u.headers);
     expect(second.data.map((r: { shipment_id: string }) => r.shipment_id)).toEqual([ids[0]]);
     expect(second.has_more).toBe(false);
@@ -380,7 +482,12 @@ describe('refunds', () => {
   it('delivers shipment.refund_updated to a subscribed endpoint once per change, signed', async () => {
     await setRefundDelay(60);
     const u = await createTenant(app);
-    const endpoint = await app.inject({ method: 'POST', url: '/v1/webhooks', headers: u.headers, payload: { url: receiver.url('/refunds'), events: ['shipment.refund_updated'] } });
+    const endpoint = await app.inject({
+      method: 'POST',
+      url: '/v1/webhooks',
+      headers: u.headers,
+      payload: { url: receiver.url('/refunds'), events: ['shipment.refund_updated'] },
+    });
     expect(endpoint.statusCode, endpoint.body).toBe(201);
     setClock('2026-03-02T15:00:00.000Z');
     const { shipment } = await bought(u.headers);
@@ -398,7 +505,11 @@ describe('refunds', () => {
       ['shipment.refund_updated', 'submitted'],
       ['shipment.refund_updated', 'refunded'],
     ]);
-    expect(bodies[0].data).toMatchObject({ shipment_id: shipment.id, tracking_number: shipment.tracking_number, refund: { shipment_id: shipment.id, amount: shipment.price } });
+    expect(bodies[0].data).toMatchObject({
+      shipment_id: shipment.id,
+      tracking_number: shipment.tracking_number,
+      refund: { shipment_id: shipment.id, amount: shipment.price },
+    });
     expect(receiver.at('/refunds')[0].headers['x-service-signature']).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
   });
 

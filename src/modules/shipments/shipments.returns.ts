@@ -61,7 +61,9 @@ export function returnServiceOf(carriers: Pick<CarrierRegistry, 'byServiceCode'>
 export function resolveReturnCharge(carrier: CarrierDefinition, requested: ReturnCharge | undefined): ReturnCharge {
   const offered = carrier.return_charges ?? [];
   if (offered.length === 0) {
-    throw new AppError('return_charge_unavailable', `${carrier.name} does not sell return labels.`, { details: [{ field: 'service_code', message: `${carrier.slug} offers no return labels` }] });
+    throw new AppError('return_charge_unavailable', `${carrier.name} does not sell return labels.`, {
+      details: [{ field: 'service_code', message: `${carrier.slug} offers no return labels` }],
+    });
   }
   if (requested === undefined) return offered[0];
   if (!offered.includes(requested)) {

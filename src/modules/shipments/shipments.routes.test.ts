@@ -19,7 +19,16 @@ beforeAll(async () => {
 });
 
 const shipFrom = { name: 'Warehouse', company: 'Acme', street1: '350 5th Ave', city: 'New York', state: 'NY', postal_code: '10118', country: 'US' };
-const shipTo = { name: 'Ada Lovelace', street1: '1 Market St', city: 'San Francisco', state: 'CA', postal_code: '94105', country: 'US', phone: '+1 415 555 0100', email: 'ada@example.com' };
+const shipTo = {
+  name: 'Ada Lovelace',
+  street1: '1 Market St',
+  city: 'San Francisco',
+  state: 'CA',
+  postal_code: '94105',
+  country: 'US',
+  phone: '+1 415 555 0100',
+  email: 'ada@example.com',
+};
 
 async function createOrder(headers: Record<string, string>, extra: Record<string, unknown> = {}) {
   const res = await app.inject({
@@ -40,7 +49,12 @@ async function createOrder(headers: Record<string, string>, extra: Record<string
 }
 
 async function buy(headers: Record<string, string>, orderId: string, body: Record<string, unknown> = {}, extraHeaders: Record<string, string> = {}) {
-  return app.inject({ method: 'POST', url: '/v1/shipments', headers: { ...headers, ...extraHeaders }, payload: { order_id: orderId, service_code: 'usps_ground_advantage', ...body } });
+  return app.inject({
+    method: 'POST',
+    url: '/v1/shipments',
+    headers: { ...headers, ...extraHeaders },
+    payload: { order_id: orderId, service_code: 'usps_ground_advantage', ...body },
+  });
 }
 
 async function bought(headers: Record<string, string> = t.headers, orderExtra: Record<string, unknown> = {}, body: Record<string, unknown> = {}) {
@@ -78,7 +92,14 @@ describe('POST /v1/shipments', () => {
       status: 'label_purchased',
       tracking_status: 'pre_transit',
       price: option.price,
-      rate: { zone: option.zone, billable_weight_oz: option.billable_weight_oz, dim_weight_oz: option.dim_weight_oz, dim_divisor: option.dim_divisor, surcharges: option.surcharges, delivery: option.delivery },
+      rate: {
+        zone: option.zone,
+        billable_weight_oz: option.billable_weight_oz,
+        dim_weight_oz: option.dim_weight_oz,
+        dim_divisor: option.dim_divisor,
+        surcharges: option.surcharges,
+        delivery: option.delivery,
+      },
       label: { format: 'zpl_4x6', url: `${app.deps.config.publicBaseUrl}/v1/shipments/${s.id}/label`, created_at: '2026-03-02T15:00:00.000Z' },
       voided_at: null,
       delivered_at: null,
@@ -90,7 +111,14 @@ describe('POST /v1/shipments', () => {
     const after = (await app.inject({ method: 'GET', url: `/v1/orders/${order.id}`, headers: t.headers })).json();
     expect(after.status).toBe('shipped');
     expect(after.shipments).toEqual([
-      { id: s.id, carrier: 'usps', service_code: 'usps_ground_advantage', tracking_number: s.tracking_number, status: 'label_purchased', created_at: s.created_at },
+      {
+        id: s.id,
+        carrier: 'usps',
+        service_code: 'usps_ground_advantage',
+        tracking_number: s.tracking_number,
+        status: 'label_purchased',
+        created_at: s.created_at,
+      },
     ]);
 
     const label = await app.inject({ method: 'GET', url: `/v1/shipments/${s.id}/label`, headers: t.headers });
@@ -198,9 +226,13 @@ describe('POST /v1/shipments', () => {
     expect(replay.json().id).toBe(rows[0].id);
   });
 
-  it('passes the auth matrix; another workspace cannot buy for, read or void this one\'s shipments', async () => {
+  it("passes the auth matrix; another workspace cannot buy for, read or void this one's shipments", async () => {
     const order = await createOrder(t.headers);
-    await expectV1AuthMatrix(app, { method: 'POST', url: '/v1/shipments', payload: { order_id: order.id, service_code: 'usps_ground_advantage' } }, { owner: t, otherWorkspaceResource: true });
+    await expectV1AuthMatrix(
+      app,
+      { method: 'POST', url: '/v1/shipments', payload: { order_id: order.id, service_code: 'usps_ground_advantage' } },
+      { owner: t, otherWorkspaceResource: true },
+    );
     const { shipment } = await bought();
     for (const request of [
       { method: 'GET' as const, url: `/v1/shipments/${shipment.id}` },
@@ -236,7 +268,8 @@ describe('GET /v1/shipments', () => {
     expect(page2.data.map((s: { id: string }) => s.id)).toEqual([a.shipment.id]);
     expect(page2).toMatchObject({ has_more: false, next_cursor: null });
 
-    const ids = async (query: string) => (await app.inject({ method: 'GET', url: `/v1/shipments?${query}`, headers: u.headers })).json().data.map((s: { id: string }) => s.id);
+    const ids = async (query: string) =>
+      (await app.inject({ method: 'GET', url: `/v1/shipments?${query}`, headers: u.headers })).json().data.map((s: { id: string }) => s.id);
     expect(await ids('status=voided')).toEqual([c.shipment.id]);
     expect(await ids('status=label_purchased,voided')).toHaveLength(3);
     expect(await ids('carrier=ups')).toEqual([b.shipment.id]);
@@ -286,7 +319,7 @@ describe('POST /v1/shipments/:id/void', () => {
     expect((await app.inject({ method: 'GET', url: `/v1/shipments/${shipment.id}`, headers: t.headers })).json().status).toBe('in_transit');
   });
 
-  it('a simulated carrier\'s label says SAMPLE even in live, and once voided it still downloads, marked VOID', async () => {
+  it("a simulated carrier's label says SAMPLE even in live, and once voided it still downloads, marked VOID", async () => {
     setClock('2026-03-02T15:00:00.000Z');
     const { shipment } = await bought(t.liveHeaders, {}, { label_format: 'zpl_4x6' });
     expect(shipment).toMatchObject({ environment: 'live', simulated: true });
@@ -304,7 +337,9 @@ describe('POST /v1/shipments/:id/void', () => {
     expect(after).toContain('^FDSAMPLE - DO NOT MAIL^FS');
     const png = await app.inject({ method: 'GET', url: `/v1/shipments/${shipment.id}/label?format=png_4x6`, headers: t.liveHeaders });
     expect(png.statusCode).toBe(200);
-    expect(png.rawPayload.equals((await app.inject({ method: 'GET', url: `/v1/shipments/${shipment.id}/label?format=png_4x6`, headers: t.liveHeaders })).rawPayload)).toBe(true);
+    expect(
+      png.rawPayload.equals((await app.inject({ method: 'GET', url: `/v1/shipments/${shipment.id}/label?format=png_4x6`, headers: t.liveHeaders })).rawPayload),
+    ).toBe(true);
   });
 
   it('is 404 for an unknown shipment', async () => {
@@ -323,9 +358,21 @@ describe('tracking', () => {
       return res.json();
     };
     const first = await track();
-    expect(first).toMatchObject({ id: shipment.id, tracking_number: shipment.tracking_number, carrier: 'usps', status: 'pre_transit', status_detail: 'label_created' });
+    expect(first).toMatchObject({
+      id: shipment.id,
+      tracking_number: shipment.tracking_number,
+      carrier: 'usps',
+      status: 'pre_transit',
+      status_detail: 'label_created',
+    });
     expect(first.events.map((e: { status_detail: string }) => e.status_detail)).toEqual(['label_created']);
-    expect(first.timeline.map((m: { milestone: string }) => m.milestone)).toEqual(['label_created', 'picked_up', 'in_transit', 'out_for_delivery', 'delivered']);
+    expect(first.timeline.map((m: { milestone: string }) => m.milestone)).toEqual([
+      'label_created',
+      'picked_up',
+      'in_transit',
+      'out_for_delivery',
+      'delivered',
+    ]);
     expect(first.timeline[0]).toEqual({ milestone: 'label_created', reached_at: '2026-03-02T15:00:00.000Z', estimated_at: null });
     expect(first.timeline[1]).toEqual({ milestone: 'picked_up', reached_at: null, estimated_at: '2026-03-02T18:00:00.000Z' });
     expect(first.timeline[4].estimated_at?.slice(0, 10)).toBe(shipment.estimated_delivery_date);
@@ -345,7 +392,10 @@ describe('tracking', () => {
     expect(done.status).toBe('delivered');
     expect(done.events[0]).toMatchObject({ status: 'delivered', status_detail: 'delivered', location: { city: 'San Francisco' } });
     expect(done.timeline.every((m: { reached_at: string | null }) => m.reached_at !== null)).toBe(true);
-    expect((await app.inject({ method: 'GET', url: `/v1/orders/${order.id}`, headers: t.headers })).json()).toMatchObject({ status: 'delivered', shipments: [{ status: 'delivered' }] });
+    expect((await app.inject({ method: 'GET', url: `/v1/orders/${order.id}`, headers: t.headers })).json()).toMatchObject({
+      status: 'delivered',
+      shipments: [{ status: 'delivered' }],
+    });
     const s = (await app.inject({ method: 'GET', url: `/v1/shipments/${shipment.id}`, headers: t.headers })).json();
     expect(s.status).toBe('delivered');
     expect(s.delivered_at.slice(0, 10)).toBe(shipment.estimated_delivery_date);
@@ -409,7 +459,10 @@ describe('tracking', () => {
     expect(all.data[0]).toMatchObject({ shipment_id: expect.stringMatching(/^shp_/), carrier: 'usps', status: 'in_transit' });
     expect((await list(`?tracking_number=${a.shipment.tracking_number}`)).data).toHaveLength(4);
     expect((await list('?status=pre_transit')).data).toHaveLength(2);
-    expect((await list('?since=2026-03-03T00:00:00Z')).data.map((e: { status_detail: string }) => e.status_detail)).toEqual(['arrived_at_facility', 'arrived_at_facility']);
+    expect((await list('?since=2026-03-03T00:00:00Z')).data.map((e: { status_detail: string }) => e.status_detail)).toEqual([
+      'arrived_at_facility',
+      'arrived_at_facility',
+    ]);
     const page = await list('?limit=3');
     expect(page.has_more).toBe(true);
     const rest = await list(`?limit=10&cursor=${page.next_cursor}`);
@@ -431,14 +484,34 @@ describe('GET /api/public/track/:trackingNumber', () => {
     const res = await app.inject({ method: 'GET', url: `/api/public/track/${shipment.tracking_number}` });
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json();
-    expect(Object.keys(body).sort()).toEqual(['carrier', 'estimated_delivery_date', 'events', 'master_tracking_number', 'package', 'status', 'status_detail', 'timeline', 'tracking_number']);
-    expect(body).toMatchObject({ tracking_number: shipment.tracking_number, carrier: 'usps', status: 'in_transit', master_tracking_number: null, package: null });
+    expect(Object.keys(body).sort()).toEqual([
+      'carrier',
+      'estimated_delivery_date',
+      'events',
+      'master_tracking_number',
+      'package',
+      'status',
+      'status_detail',
+      'timeline',
+      'tracking_number',
+    ]);
+    expect(body).toMatchObject({
+      tracking_number: shipment.tracking_number,
+      carrier: 'usps',
+      status: 'in_transit',
+      master_tracking_number: null,
+      package: null,
+    });
     expect(body.timeline).toHaveLength(5);
-    for (const pii of ['Ada', 'Lovelace', 'Market', '5th Ave', 'Warehouse', 'Acme', 'ada@example.com', '415 555', '4155550100', shipment.id, 'ord_']) expect(res.body).not.toContain(pii);
+    for (const pii of ['Ada', 'Lovelace', 'Market', '5th Ave', 'Warehouse', 'Acme', 'ada@example.com', '415 555', '4155550100', shipment.id, 'ord_'])
+      expect(res.body).not.toContain(pii);
     expect(res.body).toContain('New York');
     // Nothing due on a second read (the one-statement read): the same answer, spaces and case in
     // the number ignored.
-    const again = await app.inject({ method: 'GET', url: `/api/public/track/${shipment.tracking_number.slice(0, 4)}%20${shipment.tracking_number.slice(4).toLowerCase()}` });
+    const again = await app.inject({
+      method: 'GET',
+      url: `/api/public/track/${shipment.tracking_number.slice(0, 4)}%20${shipment.tracking_number.slice(4).toLowerCase()}`,
+    });
     expect(again.json()).toEqual(body);
   });
 
@@ -462,7 +535,12 @@ describe('admin shipments', () => {
   it('buys, lists, reads, cancels and force-delivers with a session; every change audit-logged', async () => {
     setClock('2026-03-02T15:00:00.000Z');
     const order = await createOrder(t.headers);
-    const created = await app.inject({ method: 'POST', url: '/api/admin/shipments', headers: t.adminHeaders, payload: { order_id: order.id, service_code: 'fedex_2day' } });
+    const created = await app.inject({
+      method: 'POST',
+      url: '/api/admin/shipments',
+      headers: t.adminHeaders,
+      payload: { order_id: order.id, service_code: 'fedex_2day' },
+    });
     expect(created.statusCode, created.body).toBe(201);
     const s = created.json();
     expect(s).toMatchObject({ carrier: 'fedex', status: 'label_purchased' });
@@ -470,7 +548,9 @@ describe('admin shipments', () => {
     expect((await app.inject({ method: 'GET', url: `/api/admin/shipments/${s.id}`, headers: t.adminHeaders })).json().id).toBe(s.id);
     const list = (await app.inject({ method: 'GET', url: '/api/admin/shipments?carrier=fedex', headers: t.adminHeaders })).json();
     expect(list.data.map((x: { id: string }) => x.id)).toContain(s.id);
-    expect((await app.inject({ method: 'GET', url: `/api/admin/orders/${order.id}`, headers: t.adminHeaders })).json().shipments[0].tracking_number).toBe(s.tracking_number);
+    expect((await app.inject({ method: 'GET', url: `/api/admin/orders/${order.id}`, headers: t.adminHeaders })).json().shipments[0].tracking_number).toBe(
+      s.tracking_number,
+    );
     const pdf = await app.inject({ method: 'GET', url: `/api/admin/shipments/${s.id}/label`, headers: t.adminHeaders });
     expect(pdf.rawPayload.subarray(0, 4).toString()).toBe('%PDF');
 
@@ -480,12 +560,22 @@ describe('admin shipments', () => {
     const forceVoided = await app.inject({ method: 'POST', url: `/api/admin/shipments/${s.id}/force-delivery`, headers: t.adminHeaders });
     expect(forceVoided.statusCode).toBe(409);
 
-    const again = await app.inject({ method: 'POST', url: '/api/admin/shipments', headers: t.adminHeaders, payload: { order_id: order.id, service_code: 'ups_ground' } });
+    const again = await app.inject({
+      method: 'POST',
+      url: '/api/admin/shipments',
+      headers: t.adminHeaders,
+      payload: { order_id: order.id, service_code: 'ups_ground' },
+    });
     const s2 = again.json();
     setClock('2026-03-03T10:00:00.000Z');
     const forced = await app.inject({ method: 'POST', url: `/api/admin/shipments/${s2.id}/force-delivery`, headers: t.adminHeaders });
     expect(forced.statusCode, forced.body).toBe(200);
-    expect(forced.json()).toMatchObject({ status: 'delivered', delivered_at: '2026-03-03T10:00:00.000Z', tracking_status: 'delivered', status_detail: 'delivered_manually' });
+    expect(forced.json()).toMatchObject({
+      status: 'delivered',
+      delivered_at: '2026-03-03T10:00:00.000Z',
+      tracking_status: 'delivered',
+      status_detail: 'delivered_manually',
+    });
     const tracking = (await app.inject({ method: 'GET', url: `/v1/tracking/${s2.id}`, headers: t.headers })).json();
     expect(tracking.events[0]).toMatchObject({ status: 'delivered', carrier_status_code: 'MANUAL' });
     expect(tracking.status).toBe('delivered');
@@ -497,7 +587,13 @@ describe('admin shipments', () => {
     const later = await app.inject({ method: 'GET', url: `/v1/shipments/${s2.id}`, headers: t.headers });
     expect(later.json().status, later.body).toBe('delivered');
 
-    const audit = await app.deps.db.selectFrom('audit_log').select(['action', 'actor_id']).where('target_id', 'in', [s.id, s2.id]).orderBy('at').orderBy('id').execute();
+    const audit = await app.deps.db
+      .selectFrom('audit_log')
+      .select(['action', 'actor_id'])
+      .where('target_id', 'in', [s.id, s2.id])
+      .orderBy('at')
+      .orderBy('id')
+      .execute();
     expect(audit.map((a) => a.action)).toEqual(['shipment.created', 'shipment.cancelled', 'shipment.created', 'shipment.force_delivered']);
     expect(audit.every((a) => a.actor_id === t.accountId)).toBe(true);
     const updated = (await events('tracking.updated', t.workspaceId)).filter((e) => (e.data as { shipment_id: string }).shipment_id === s2.id);
@@ -509,12 +605,21 @@ describe('admin shipments', () => {
     const requested = await createOrder(t.headers, { requested_service: 'ups_ground' });
     const res = await app.inject({ method: 'POST', url: `/api/admin/orders/${requested.id}/generate`, headers: t.adminHeaders });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toMatchObject({ id: requested.id, status: 'shipped', shipments: [{ carrier: 'ups', service_code: 'ups_ground', status: 'label_purchased' }] });
+    expect(res.json()).toMatchObject({
+      id: requested.id,
+      status: 'shipped',
+      shipments: [{ carrier: 'ups', service_code: 'ups_ground', status: 'label_purchased' }],
+    });
     expect(res.json().shipments[0].tracking_number).toMatch(/^1Z/);
 
     const plain = await createOrder(t.headers);
     await app.inject({ method: 'POST', url: `/api/admin/orders/${plain.id}/process`, headers: t.adminHeaders });
-    const quote = await app.inject({ method: 'POST', url: '/v1/rates/query', headers: t.headers, payload: { ship_from: shipFrom, ship_to: shipTo, parcel: plain.parcel } });
+    const quote = await app.inject({
+      method: 'POST',
+      url: '/v1/rates/query',
+      headers: t.headers,
+      payload: { ship_from: shipFrom, ship_to: shipTo, parcel: plain.parcel },
+    });
     const cheapest = quote.json().data[0].service_code;
     const gen = await app.inject({ method: 'POST', url: `/api/admin/orders/${plain.id}/generate`, headers: t.adminHeaders, payload: {} });
     expect(gen.statusCode, gen.body).toBe(200);
@@ -525,7 +630,7 @@ describe('admin shipments', () => {
     expect(missing.statusCode).toBe(404);
   });
 
-  it('needs a session, and hides other workspaces\' shipments', async () => {
+  it("needs a session, and hides other workspaces' shipments", async () => {
     const { shipment } = await bought();
     expect((await app.inject({ method: 'GET', url: '/api/admin/shipments' })).statusCode).toBe(401);
     expect((await app.inject({ method: 'POST', url: `/api/admin/shipments/${shipment.id}/force-delivery` })).statusCode).toBe(401);
@@ -559,17 +664,34 @@ describe('/v1 cancel and generate', () => {
   it("generates an order's label: requested service, else the cheapest; 409 twice, 404 unknown; replays its Idempotency-Key", async () => {
     setClock('2026-03-02T15:00:00.000Z');
     const requested = await createOrder(t.headers, { requested_service: 'ups_ground' });
-    const res = await app.inject({ method: 'POST', url: `/v1/orders/${requested.id}/generate`, headers: { ...t.headers, 'idempotency-key': `gen-${requested.id}` } });
+    const res = await app.inject({
+      method: 'POST',
+      url: `/v1/orders/${requested.id}/generate`,
+      headers: { ...t.headers, 'idempotency-key': `gen-${requested.id}` },
+    });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toMatchObject({ id: requested.id, status: 'shipped', shipments: [{ carrier: 'ups', service_code: 'ups_ground', status: 'label_purchased' }] });
-    const replay = await app.inject({ method: 'POST', url: `/v1/orders/${requested.id}/generate`, headers: { ...t.headers, 'idempotency-key': `gen-${requested.id}` } });
+    expect(res.json()).toMatchObject({
+      id: requested.id,
+      status: 'shipped',
+      shipments: [{ carrier: 'ups', service_code: 'ups_ground', status: 'label_purchased' }],
+    });
+    const replay = await app.inject({
+      method: 'POST',
+      url: `/v1/orders/${requested.id}/generate`,
+      headers: { ...t.headers, 'idempotency-key': `gen-${requested.id}` },
+    });
     expect(replay.headers['idempotent-replayed']).toBe('true');
     expect(replay.json().shipments).toHaveLength(1);
 
     const plain = await createOrder(t.headers);
     const processed = await app.inject({ method: 'POST', url: `/v1/orders/${plain.id}/process`, headers: t.headers });
     expect(processed.json().status).toBe('processing');
-    const quote = await app.inject({ method: 'POST', url: '/v1/rates/query', headers: t.headers, payload: { ship_from: shipFrom, ship_to: shipTo, parcel: plain.parcel } });
+    const quote = await app.inject({
+      method: 'POST',
+      url: '/v1/rates/query',
+      headers: t.headers,
+      payload: { ship_from: shipFrom, ship_to: shipTo, parcel: plain.parcel },
+    });
     const gen = await app.inject({ method: 'POST', url: `/v1/orders/${plain.id}/generate`, headers: t.headers, payload: {} });
     expect(gen.statusCode, gen.body).toBe(200);
     expect(gen.json().shipments[0].service_code).toBe(quote.json().data[0].service_code);

@@ -4,7 +4,16 @@ import { errorResponses, listResponse, type App } from '../../platform/http/sche
 import { surfaceDocs, type Surface } from '../../platform/http/surface.js';
 import { serviceContext } from '../../platform/http/request-context.js';
 import { shipmentChangeRoutes } from './shipments.changes.routes.js';
-import { CreateReturnBody, CreateShipmentBody, LabelQuery, RefundListItemSchema, RefundListQuery, ShipmentIdParams, ShipmentListQuery, ShipmentSchema } from './shipments.schemas.js';
+import {
+  CreateReturnBody,
+  CreateShipmentBody,
+  LabelQuery,
+  RefundListItemSchema,
+  RefundListQuery,
+  ShipmentIdParams,
+  ShipmentListQuery,
+  ShipmentSchema,
+} from './shipments.schemas.js';
 import type { ShipmentsService } from './shipments.service.js';
 import type { LabelFile } from './shipments.label-files.js';
 import { documentRoutes } from './shipments.documents.routes.js';
@@ -43,14 +52,14 @@ export async function shipmentsRoutes(app: App, opts: { surface: Surface; shipme
       operationId: op('createShipment'),
       summary: 'Buy a label for an order',
       description:
-        'Re-rates the service for the order\'s parcel, buys the label (tracking number with its carrier\'s check digit), stores the rendered label, ' +
+        "Re-rates the service for the order's parcel, buys the label (tracking number with its carrier's check digit), stores the rendered label, " +
         'moves the order to shipped and emits shipment.label_purchased, in one transaction. The order must be awaiting_fulfillment or processing ' +
         '(else 409 invalid_state); an unknown service_code is 400; a service that cannot carry the parcel 422 no_rates; no ship-from on the order ' +
         'or the workspace 422 missing_ship_from. A parcel that crosses a border (or goes to a US military address) ships with a customs declaration: ' +
-        '`customs` given here, else the order\'s, else one derived from its line items (422 customs_required when a line lacks a price or weight); ' +
+        "`customs` given here, else the order's, else one derived from its line items (422 customs_required when a line lacks a price or weight); " +
         'it is checked before anything is bought (422 customs_invalid, one detail per problem), and a carrier that refuses it answers 422 carrier_rejected. ' +
         '`service_code: "auto"` lets the shipping rules choose the service and account (the shipment\'s `selection` ' +
-        'explains the choice; a rule that excludes every option is 422 no_rates naming it). `options` (signature, insurance, Saturday delivery, dangerous goods, references) override the order\'s key by key; ' +
+        "explains the choice; a rule that excludes every option is 422 no_rates naming it). `options` (signature, insurance, Saturday delivery, dangerous goods, references) override the order's key by key; " +
         'a service that does not offer one is 422 option_unavailable, one detail per option, nothing bought.' +
         idempotent('Send an Idempotency-Key: one label per key, even for concurrent retries.'),
       tags,
@@ -96,7 +105,7 @@ export async function shipmentsRoutes(app: App, opts: { surface: Surface; shipme
         operationId: 'voidShipment',
         summary: 'Void a label (only label_purchased, before the first carrier scan)',
         description:
-          'Any other state is 409 invalid_state, and so is a label past its carrier\'s void window (USPS 30 days after purchase, UPS and FedEx 90, DHL Express 14; the detail says the window closed). ' +
+          "Any other state is 409 invalid_state, and so is a label past its carrier's void window (USPS 30 days after purchase, UPS and FedEx 90, DHL Express 14; the detail says the window closed). " +
           'The order returns to processing when it has no other live label (a return label never moves it). The void adds `refund` (status submitted, then refunded or rejected; see GET /v1/refunds); ' +
           'an on_scan return label never charged gets no refund and becomes `not_charged`.',
         tags,
@@ -114,9 +123,9 @@ export async function shipmentsRoutes(app: App, opts: { surface: Surface; shipme
       summary: 'Make a return label for a shipment',
       description:
         'A return label: a shipment with `is_return: true`, `return_of` this shipment, its addresses swapped, its parcel and (unless `service_code` names another) its service. ' +
-        '`charge`: `on_scan` (default where the carrier offers pay-on-scan: usps, ups, fedex) costs nothing until the carrier\'s first scan (`billing_status` pending → charged); unused at `expires_at` ' +
+        "`charge`: `on_scan` (default where the carrier offers pay-on-scan: usps, ups, fedex) costs nothing until the carrier's first scan (`billing_status` pending → charged); unused at `expires_at` " +
         '(`expires_in_days`, 1–90, default 30) the label becomes `expired` and `not_charged`. `on_creation` is charged at once (DHL Express offers only this: on_scan there is 422 `return_charge_unavailable`). ' +
-        'International returns copy the outbound customs as `return_merchandise`. A return never moves the order\'s status. A voided shipment is 409 `invalid_state`; a return label itself 422 `unprocessable`.' +
+        "International returns copy the outbound customs as `return_merchandise`. A return never moves the order's status. A voided shipment is 409 `invalid_state`; a return label itself 422 `unprocessable`." +
         idempotent('Send an Idempotency-Key: one return label per key.'),
       tags,
       security,
@@ -132,7 +141,7 @@ export async function shipmentsRoutes(app: App, opts: { surface: Surface; shipme
       operationId: op('listRefunds'),
       summary: 'List refunds of voided labels, newest first',
       description:
-        'Each void asks the carrier to refund the label: `submitted`, then `refunded` or `rejected` (a simulated carrier decides after the setting `sandbox.refund_delay_seconds`, rejecting a label it scanned meanwhile; an api account\'s accepted void is refunded at once). ' +
+        "Each void asks the carrier to refund the label: `submitted`, then `refunded` or `rejected` (a simulated carrier decides after the setting `sandbox.refund_delay_seconds`, rejecting a label it scanned meanwhile; an api account's accepted void is refunded at once). " +
         'Each change emits `shipment.refund_updated`. `status` filters (comma-separated); the cursor pages by (requested_at, id).',
       tags: surfaceDocs(opts.surface, 'refunds').tags,
       security,

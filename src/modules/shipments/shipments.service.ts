@@ -16,7 +16,16 @@ import { factsOfOrder, type ShippingRulesService } from '../shipping-rules/index
 import { returnCustoms } from '../customs/index.js';
 import { quoteRates, type RateQueryResponse } from '../rates/index.js';
 import * as repo from './shipments.repo.js';
-import { TRACKING_STATUSES, type CreateShipmentInput, type LabelFormatCode, type PublicTracking, type Shipment, type ShipmentListFilter, type Tracking, type TrackingEventListFilter } from './shipments.schemas.js';
+import {
+  TRACKING_STATUSES,
+  type CreateShipmentInput,
+  type LabelFormatCode,
+  type PublicTracking,
+  type Shipment,
+  type ShipmentListFilter,
+  type Tracking,
+  type TrackingEventListFilter,
+} from './shipments.schemas.js';
 import { issuedByCarrier, lazyRenderPool, packageLabelData, type LabelRenderer } from './shipments.labels.js';
 import { LabelFiles, type LabelFile } from './shipments.label-files.js';
 import { ShipmentDocuments, type DocumentFile, type ShipmentDocumentListItem } from './shipments.documents.js';
@@ -27,7 +36,15 @@ import { isDue, scopeOf, TrackingSync } from './shipments.tracking.js';
 import { lookupOf, TrackingReader } from './shipments.tracking-reads.js';
 import type { TrackerSource, TrackingLookupDeps } from './shipments.tracking-lookup.js';
 import { toShipment, toTrackingEventListItem, type ReturnSummary, type ShipmentWriteBack } from './shipments.wire.js';
-import { resolveReturnCharge, returnServiceOf, returnExpiry, returnOrderView, toReturnSummary, type ReturnInput, type ReturnSpec } from './shipments.returns.js';
+import {
+  resolveReturnCharge,
+  returnServiceOf,
+  returnExpiry,
+  returnOrderView,
+  toReturnSummary,
+  type ReturnInput,
+  type ReturnSpec,
+} from './shipments.returns.js';
 import { Refunds } from './shipments.refunds.js';
 import { atLocation, type LocationOrigins, type ShipmentOrigin } from './shipments.origin.js';
 import { isDefault, LabelPurchase, orderOptions, piecesOf, type PurchaseChoice } from './shipments.purchase.js';
@@ -143,7 +160,8 @@ export class ShipmentsService {
     const optionDetails = checkOptions(input.options);
     if (optionDetails.length > 0) throw validationError(optionDetails);
     const auto = input.service_code === AUTO;
-    if (auto && input.carrier_account_id !== undefined) throw validationError([{ field: 'carrier_account_id', message: 'cannot be given with service_code auto: the shipping rules choose the account' }]);
+    if (auto && input.carrier_account_id !== undefined)
+      throw validationError([{ field: 'carrier_account_id', message: 'cannot be given with service_code auto: the shipping rules choose the account' }]);
     const carrier = auto ? undefined : (await this.carriers).byServiceCode(input.service_code);
     if (!auto && !carrier) throw validationError([{ field: 'service_code', message: `unknown service code "${input.service_code}"` }]);
     const order = await atLocation(ctx, this.locations, await this.orders.getOrder(ctx, input.order_id, { attachments: false }), input.location_id);
@@ -151,7 +169,12 @@ export class ShipmentsService {
     const choice = carrier
       ? { carrier, serviceCode: input.service_code, account: await this.gateway.accountForPurchase(ctx, carrier.slug, input.carrier_account_id) }
       : await this.chooseService(ctx, order, AUTO, input.options);
-    const row = await this.purchases.buy(ctx, order, choice, { format: input.label_format ?? 'pdf_4x6', addressValidation: input.address_validation, customs: input.customs, options: input.options });
+    const row = await this.purchases.buy(ctx, order, choice, {
+      format: input.label_format ?? 'pdf_4x6',
+      addressValidation: input.address_validation,
+      customs: input.customs,
+      options: input.options,
+    });
     // The write-back (for a store's order) was created in the purchase's transaction.
     return toShipment(row, this.baseUrl, [], (await this.writeBacksOf(ctx, [row.id])).get(row.id) ?? null);
   }
@@ -160,13 +183,27 @@ export class ShipmentsService {
    * Admin `generate`: rate-shop the order (the given service, else its requested service, else
    * the shipping rules' choice) and buy that label. Returns the order, now shipped with its tracking number.
    */
-  async generate(ctx: ServiceContext, orderId: string, input: { service_code?: string; label_format?: LabelFormatCode; address_validation?: AddressValidationMode; options?: ShipmentOptionsInput; location_id?: string }): Promise<Order> {
+  async generate(
+    ctx: ServiceContext,
+    orderId: string,
+    input: {
+      service_code?: string;
+      label_format?: LabelFormatCode;
+      address_validation?: AddressValidationMode;
+      options?: ShipmentOptionsInput;
+      location_id?: string;
+    },
+  ): Promise<Order> {
     const optionDetails = checkOptions(input.options);
     if (optionDetails.length > 0) throw validationError(optionDetails);
     const order = await atLocation(ctx, this.locations, await this.orders.getOrder(ctx, orderId, { attachments: false }), input.location_id);
     nextStatus(order.status, 'purchase_label');
     const choice = await this.chooseService(ctx, order, input.service_code, input.options);
-    await this.purchases.buy(ctx, order, choice, { format: input.label_format ?? 'pdf_4x6', addressValidation: input.address_validation, options: input.options });
+    await this.purchases.buy(ctx, order, choice, {
+      format: input.label_format ?? 'pdf_4x6',
+      addressValidation: input.address_validation,
+      options: input.options,
+    });
     return this.orders.getOrder(ctx, orderId);
   }
 
@@ -177,7 +214,14 @@ export class ShipmentsService {
    */
   async purchaseInBatch(
     ctx: ServiceContext,
-    input: { order_id: string; service_code?: string; label_format?: LabelFormatCode; address_validation?: AddressValidationMode; options?: ShipmentOptionsInput; location_id?: string },
+    input: {
+      order_id: string;
+      service_code?: string;
+      label_format?: LabelFormatCode;
+      address_validation?: AddressValidationMode;
+      options?: ShipmentOptionsInput;
+      location_id?: string;
+    },
     inTransaction: (trx: Executor, shipment: Shipment) => Promise<void>,
   ): Promise<Shipment> {
     const optionDetails = checkOptions(input.options);
@@ -185,7 +229,13 @@ export class ShipmentsService {
     const order = await atLocation(ctx, this.locations, await this.orders.getOrder(ctx, input.order_id, { attachments: false }), input.location_id);
     nextStatus(order.status, 'purchase_label');
     const choice = await this.chooseService(ctx, order, input.service_code, input.options);
-    const row = await this.purchases.buy(ctx, order, choice, { format: input.label_format ?? 'pdf_4x6', addressValidation: input.address_validation, options: input.options }, inTransaction);
+    const row = await this.purchases.buy(
+      ctx,
+      order,
+      choice,
+      { format: input.label_format ?? 'pdf_4x6', addressValidation: input.address_validation, options: input.options },
+      inTransaction,
+    );
     return toShipment(row, this.baseUrl);
   }
 
@@ -202,7 +252,10 @@ export class ShipmentsService {
     inTransaction?: (trx: Executor, shipment: Shipment) => Promise<void>,
   ): Promise<Shipment> {
     const outbound = await this.findOrThrow(ctx, outboundId);
-    if (outbound.is_return) throw new AppError('unprocessable', 'This shipment is itself a return label; make the return from the outbound shipment.', { details: [{ field: 'id', message: 'is a return label' }] });
+    if (outbound.is_return)
+      throw new AppError('unprocessable', 'This shipment is itself a return label; make the return from the outbound shipment.', {
+        details: [{ field: 'id', message: 'is a return label' }],
+      });
     if (outbound.status === 'voided') throw shipmentStateError(outbound.status, 'be returned', 'The shipment is voided; a voided label has nothing to return.');
     const serviceCode = input.service_code ?? returnServiceOf(await this.carriers, outbound.service_code);
     const carrier = this.returnCarrier(await this.carriers, serviceCode);
@@ -219,10 +272,18 @@ export class ShipmentsService {
     const order = await this.orders.getOrder(ctx, outbound.order_id, { attachments: false });
     // The outbound's account when the carrier is the same and the account still sells, else the carrier's default.
     const sameAccount = carrier.slug === outbound.carrier ? (outbound.carrier_account_id ?? undefined) : undefined;
-    const account = await this.gateway.accountForPurchase(ctx, carrier.slug, sameAccount).catch(() => this.gateway.accountForPurchase(ctx, carrier.slug, undefined));
+    const account = await this.gateway
+      .accountForPurchase(ctx, carrier.slug, sameAccount)
+      .catch(() => this.gateway.accountForPurchase(ctx, carrier.slug, undefined));
     // A multi-piece outbound comes back as one return shipment with a package (and a label page) per piece.
     const pieces = outbound.packages && outbound.packages.length > 1 ? outbound.packages.map((p) => p.parcel) : null;
-    const row = await this.purchases.buy(ctx, returnOrderView({ ...order, parcels: pieces }, spec, outbound.parcel), { carrier, serviceCode, account }, { format: input.label_format ?? (outbound.label_format as LabelFormatCode), addressValidation: 'none', returning: spec }, inTransaction);
+    const row = await this.purchases.buy(
+      ctx,
+      returnOrderView({ ...order, parcels: pieces }, spec, outbound.parcel),
+      { carrier, serviceCode, account },
+      { format: input.label_format ?? (outbound.label_format as LabelFormatCode), addressValidation: 'none', returning: spec },
+      inTransaction,
+    );
     return toShipment(row, this.baseUrl);
   }
 
@@ -242,7 +303,12 @@ export class ShipmentsService {
       customs: null,
     };
     const account = await this.gateway.accountForPurchase(ctx, carrier.slug, input.carrier_account_id);
-    const row = await this.purchases.buy(ctx, returnOrderView(order, spec, order.parcel), { carrier, serviceCode: input.service_code, account }, { format: input.label_format ?? 'pdf_4x6', addressValidation: 'none', returning: spec });
+    const row = await this.purchases.buy(
+      ctx,
+      returnOrderView(order, spec, order.parcel),
+      { carrier, serviceCode: input.service_code, account },
+      { format: input.label_format ?? 'pdf_4x6', addressValidation: 'none', returning: spec },
+    );
     return toShipment(row, this.baseUrl);
   }
 
@@ -256,12 +322,19 @@ export class ShipmentsService {
   /** Wire shipments with their return labels listed and their write-backs (one query each for the page). */
   private async withReturns(scope: Scope, rows: readonly ShipmentRow[]): Promise<Shipment[]> {
     const byOutbound = new Map<string, ReturnSummary[]>();
-    for (const r of await repo.returnsOf(this.deps.db, scope, rows.filter((row) => !row.is_return).map((row) => row.id))) {
+    for (const r of await repo.returnsOf(
+      this.deps.db,
+      scope,
+      rows.filter((row) => !row.is_return).map((row) => row.id),
+    )) {
       const list = byOutbound.get(r.return_of!) ?? [];
       list.push(toReturnSummary(r));
       byOutbound.set(r.return_of!, list);
     }
-    const writeBacks = await this.writeBacksOf(scope, rows.map((row) => row.id));
+    const writeBacks = await this.writeBacksOf(
+      scope,
+      rows.map((row) => row.id),
+    );
     return rows.map((row) => toShipment(row, this.baseUrl, byOutbound.get(row.id) ?? [], writeBacks.get(row.id) ?? null));
   }
 
@@ -282,12 +355,22 @@ export class ShipmentsService {
     const quote = await this.quoteOrder(ctx, order, options);
     if (quote.data.length === 0 && quote.messages.length > 0 && quote.messages.every((m) => m.code === 'option_unavailable')) {
       throw new AppError('option_unavailable', 'No service that can carry this parcel offers the options asked for.', {
-        details: quote.messages.map((m) => ({ field: m.option === 'parcels' ? 'parcels' : `options.${m.option === 'adult_signature' ? 'signature' : m.option}`, option: m.option, service_code: m.service_code, message: m.message })),
+        details: quote.messages.map((m) => ({
+          field: m.option === 'parcels' ? 'parcels' : `options.${m.option === 'adult_signature' ? 'signature' : m.option}`,
+          option: m.option,
+          service_code: m.service_code,
+          message: m.message,
+        })),
       });
     }
     const { selection, option } = await this.rules.select(ctx, factsOfOrder(order, quote.residential), quote, { rules: code === AUTO });
     const carrier = carriers.byServiceCode(option.service_code)!;
-    return { carrier, serviceCode: option.service_code, account: await this.gateway.accountForPurchase(ctx, carrier.slug, option.carrier_account_id ?? undefined), selection };
+    return {
+      carrier,
+      serviceCode: option.service_code,
+      account: await this.gateway.accountForPurchase(ctx, carrier.slug, option.carrier_account_id ?? undefined),
+      selection,
+    };
   }
 
   /** An order rated as its purchase would be: every enabled account, its addresses and parcel. */
@@ -302,9 +385,16 @@ export class ShipmentsService {
         ...(piecesOf(order).length > 1 ? { parcels: piecesOf(order) } : {}),
         ...(isDefault(inForce) ? {} : { options: inForce as ShipmentOptionsInput }),
       },
-      { carriers: await this.carriers, sources: await this.gateway.rateSources(ctx), now: this.deps.now(), requestId: ctx.requestId, ...(location ? { origin: location } : {}) },
+      {
+        carriers: await this.carriers,
+        sources: await this.gateway.rateSources(ctx),
+        now: this.deps.now(),
+        requestId: ctx.requestId,
+        ...(location ? { origin: location } : {}),
+      },
     ).catch((err: unknown) => {
-      if (err instanceof AppError && err.code === 'validation_failed') throw new AppError('address_undeliverable', 'The order\'s addresses cannot be shipped to or from.', { details: err.details });
+      if (err instanceof AppError && err.code === 'validation_failed')
+        throw new AppError('address_undeliverable', "The order's addresses cannot be shipped to or from.", { details: err.details });
       throw err;
     });
   }
@@ -492,6 +582,12 @@ type ShipmentSummaryRow = Awaited<ReturnType<typeof repo.shipmentsOfOrders>>[num
 
 /** A shipment as its order shows it (created_at is text when it comes through JSON). */
 function toShipmentSummary(s: ShipmentSummaryRow) {
-  return { id: s.id, carrier: s.carrier, service_code: s.service_code, tracking_number: s.tracking_number, status: s.status, created_at: new Date(s.created_at).toISOString() };
+  return {
+    id: s.id,
+    carrier: s.carrier,
+    service_code: s.service_code,
+    tracking_number: s.tracking_number,
+    status: s.status,
+    created_at: new Date(s.created_at).toISOString(),
+  };
 }
-

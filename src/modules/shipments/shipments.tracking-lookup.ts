@@ -78,7 +78,10 @@ export function normalizeTrackingNumber(n: string): string {
 }
 
 /** The row as read, or, when a carrier scan is due, brought up to date and its events read again. */
-async function upToDate(deps: TrackingLookupDeps, found: { row: ShipmentRow; events: TrackingEventRow[] }): Promise<{ row: ShipmentRow; events: TrackingEventRow[] }> {
+async function upToDate(
+  deps: TrackingLookupDeps,
+  found: { row: ShipmentRow; events: TrackingEventRow[] },
+): Promise<{ row: ShipmentRow; events: TrackingEventRow[] }> {
   if (!isDue(found.row, deps.now())) return found;
   const row = await deps.tracking.refresh(found.row);
   return { row, events: await repo.eventsOfShipment(deps.db, row.id) };
@@ -103,7 +106,11 @@ export function toTrackingFound(found: TrackingFound): Tracking {
     estimated_delivery_date: delivered ? delivered.slice(0, 10) : null,
     events: t.events.map(({ milestone: _milestone, ...e }) => e),
     // A tracker knows only when delivery is expected; the journey ends otherwise on a problem.
-    timeline: timelineOf(t.events.map((e) => ({ milestone: e.milestone ?? milestoneOf(e.status, e.status_detail), occurred_at: e.occurred_at })), delivered ? { delivered } : {}, !['failure', 'return_to_sender', 'cancelled'].includes(t.status)),
+    timeline: timelineOf(
+      t.events.map((e) => ({ milestone: e.milestone ?? milestoneOf(e.status, e.status_detail), occurred_at: e.occurred_at })),
+      delivered ? { delivered } : {},
+      !['failure', 'return_to_sender', 'cancelled'].includes(t.status),
+    ),
   };
 }
 
@@ -119,10 +126,9 @@ function packageTracking(row: ShipmentRow, shipmentEvents: readonly TrackingEven
   const base = { ...whole, tracking_number: pkg.tracking_number, package: { sequence_number: index + 1, count: packages.length } };
   if (!pkg.events) return base;
   const manual = shipmentEvents.filter((e) => e.seq >= 10_000);
-  const events = [
-    ...manual.map((e) => ({ ...toTrackingEvent(e), milestone: e.milestone })),
-    ...pkg.events.map(({ key: _key, ...e }) => e).reverse(),
-  ].sort((a, b) => Date.parse(b.occurred_at) - Date.parse(a.occurred_at));
+  const events = [...manual.map((e) => ({ ...toTrackingEvent(e), milestone: e.milestone })), ...pkg.events.map(({ key: _key, ...e }) => e).reverse()].sort(
+    (a, b) => Date.parse(b.occurred_at) - Date.parse(a.occurred_at),
+  );
   const byHand = row.status === 'voided' || row.tracking_status_detail === 'delivered_manually';
   const open = !['voided', 'exception', 'returned'].includes(row.status);
   return {

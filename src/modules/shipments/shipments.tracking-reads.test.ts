@@ -39,7 +39,12 @@ async function buyLabel() {
     },
   });
   expect(order.statusCode, order.body).toBe(201);
-  const res = await app.inject({ method: 'POST', url: '/v1/shipments', headers: t.headers, payload: { order_id: order.json().id, service_code: 'usps_ground_advantage' } });
+  const res = await app.inject({
+    method: 'POST',
+    url: '/v1/shipments',
+    headers: t.headers,
+    payload: { order_id: order.json().id, service_code: 'usps_ground_advantage' },
+  });
   expect(res.statusCode, res.body).toBe(201);
   return res.json();
 }
@@ -92,7 +97,11 @@ describe('kept tracking reads', () => {
     expect((await track(app, shipment.id)).events).toHaveLength(first.events.length);
     expect((await publicTrack(app, shipment.tracking_number)).events).toHaveLength(first.events.length);
     // Any update of the row moves its version: everything is read again.
-    await app.deps.db.updateTable('shipments').set({ updated_at: sql`updated_at` }).where('id', '=', shipment.id).execute();
+    await app.deps.db
+      .updateTable('shipments')
+      .set({ updated_at: sql`updated_at` })
+      .where('id', '=', shipment.id)
+      .execute();
     for (const answer of [await track(app, shipment.tracking_number), await track(app, shipment.id), await publicTrack(app, shipment.tracking_number)]) {
       expect(answer.events.map((e: { description: string }) => e.description)).toContain('hidden scan');
     }

@@ -27,7 +27,7 @@ export function trackingRoutes(app: App, shipments: ShipmentsService, opts: { se
       operationId: 'getTracking',
       summary: 'Read tracking by tracking number or shipment id',
       description:
-        'Finds, in this order: a shipment id or a shipment\'s number (a multi-piece shipment\'s roll-up); a later package\'s number of a multi-piece shipment (that package\'s journey, with `master_tracking_number` and `package`); a tracker\'s number (`tracker_id`, `shipment_id` null). URL-encode the number (`encodeURIComponent`).',
+        "Finds, in this order: a shipment id or a shipment's number (a multi-piece shipment's roll-up); a later package's number of a multi-piece shipment (that package's journey, with `master_tracking_number` and `package`); a tracker's number (`tracker_id`, `shipment_id` null). URL-encode the number (`encodeURIComponent`).",
       tags: ['tracking'],
       security,
       params: TrackingIdParams,

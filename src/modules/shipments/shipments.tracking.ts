@@ -104,13 +104,18 @@ export class TrackingSync {
    * Retry-After).
    */
   async refreshOnRequest(ctx: ServiceContext, by: { id: string } | { trackingNumber: string }): Promise<void> {
-    const found = (await repo.findShipmentWithEvents(this.deps.db, ctx, by)) ?? ('trackingNumber' in by ? await repo.findShipmentWithEventsByPackage(this.deps.db, ctx, by.trackingNumber) : undefined);
+    const found =
+      (await repo.findShipmentWithEvents(this.deps.db, ctx, by)) ??
+      ('trackingNumber' in by ? await repo.findShipmentWithEventsByPackage(this.deps.db, ctx, by.trackingNumber) : undefined);
     if (!found) throw new AppError('not_found', 'No shipment with this id or tracking number.');
     const { row } = found;
     const now = this.deps.now();
     if (!(await repo.claimTrackingRefresh(this.deps.db, row.id, now, REFRESH_SPACING_MS))) {
       const last = row.tracking_refreshed_at ? new Date(row.tracking_refreshed_at).getTime() : now.getTime();
-      throw rateLimited('This shipment\'s tracking was refreshed less than a minute ago; read it with GET /v1/tracking/:id.', (last + REFRESH_SPACING_MS - now.getTime()) / 1000);
+      throw rateLimited(
+        "This shipment's tracking was refreshed less than a minute ago; read it with GET /v1/tracking/:id.",
+        (last + REFRESH_SPACING_MS - now.getTime()) / 1000,
+      );
     }
     await this.syncNow(row, ctx.requestId);
   }
@@ -161,9 +166,16 @@ export class TrackingSync {
         // and is asked again when any package's next scan is due.
         const each = await Promise.all(packages.map((p, i) => track(p.tracking_number, i)));
         const lead = each[rollUpIndex(each.map((r) => r.status))]!;
-        const nexts = each.map((r) => r.next_event_at).filter((n): n is string => typeof n === 'string').sort();
+        const nexts = each
+          .map((r) => r.next_event_at)
+          .filter((n): n is string => typeof n === 'string')
+          .sort();
         result = { ...lead, next_event_at: nexts[0] ?? null };
-        packagesPatch = packages.map((p, i) => ({ ...p, tracking_status: each[i]!.status, events: mergePackageEvents(p.events ?? [], each[i]!.events, eventKey) }));
+        packagesPatch = packages.map((p, i) => ({
+          ...p,
+          tracking_status: each[i]!.status,
+          events: mergePackageEvents(p.events ?? [], each[i]!.events, eventKey),
+        }));
       } else {
         result = await track(row.tracking_number);
       }
@@ -173,7 +185,8 @@ export class TrackingSync {
       return repo.updateShipment(trx, row.id, { next_check_at: new Date(now.getTime() + FAILED_RECHECK_MS) });
     }
 
-    const next = result.status === 'delivered' ? null : result.next_event_at === undefined ? new Date(now.getTime() + DEFAULT_RECHECK_MS) : result.next_event_at;
+    const next =
+      result.status === 'delivered' ? null : result.next_event_at === undefined ? new Date(now.getTime() + DEFAULT_RECHECK_MS) : result.next_event_at;
     return this.applyScans(trx, row, result, next, now, packagesPatch);
   }
 
@@ -190,7 +203,8 @@ export class TrackingSync {
     let scans: Scans;
     let packagesPatch: StoredPackage[] | null = null;
     const packages = row.packages && row.packages.length > 1 ? row.packages : null;
-    const track = (trackingNumber: string) => this.gateway.call(scope, account, opts.requestId, (driver, ctx) => driver.track(ctx, trackRequest(row, trackingNumber, now)));
+    const track = (trackingNumber: string) =>
+      this.gateway.call(scope, account, opts.requestId, (driver, ctx) => driver.track(ctx, trackRequest(row, trackingNumber, now)));
     try {
       if (packages && packages.some((p) => p.tracking_number === row.tracking_number)) {
         // Every package has its own number (UPS, FedEx: the master is the first): each is asked,
@@ -234,15 +248,43 @@ export class TrackingSync {
   /** A real carrier's label: its first event is ours (the carrier reports the first scan later). */
   async recordLabelCreated(trx: Executor, row: ShipmentRow, now: Date): Promise<ShipmentRow> {
     await repo.insertTrackingEvents(trx, [
-      this.eventRow(row, { occurred_at: now.toISOString(), status: 'pre_transit', status_detail: 'label_created', milestone: 'label_created', description: 'Label created; the carrier has not scanned the parcel yet', location: { city: row.ship_from.city ?? null, state: row.ship_from.state ?? null, postal_code: row.ship_from.postal_code ?? null, country: row.ship_from.country }, carrier_status_code: 'LABEL_CREATED' }, 0, now),
+      this.eventRow(
+        row,
+        {
+          occurred_at: now.toISOString(),
+          status: 'pre_transit',
+          status_detail: 'label_created',
+          milestone: 'label_created',
+          description: 'Label created; the carrier has not scanned the parcel yet',
+          location: {
+            city: row.ship_from.city ?? null,
+            state: row.ship_from.state ?? null,
+            postal_code: row.ship_from.postal_code ?? null,
+            country: row.ship_from.country,
+          },
+          carrier_status_code: 'LABEL_CREATED',
+        },
+        0,
+        now,
+      ),
     ]);
     return row;
   }
 
   /** Stores new events, moves the shipment (never back from delivered) and the order, records `tracking.updated` on a change. */
-  private async applyScans(trx: Executor, row: ShipmentRow, result: Scans, next: Date | string | null, now: Date, packages: StoredPackage[] | null = null): Promise<ShipmentRow> {
+  private async applyScans(
+    trx: Executor,
+    row: ShipmentRow,
+    result: Scans,
+    next: Date | string | null,
+    now: Date,
+    packages: StoredPackage[] | null = null,
+  ): Promise<ShipmentRow> {
     const scope = scopeOf(row);
-    const added = await repo.insertTrackingEvents(trx, result.events.map((e, seq) => this.eventRow(row, e, seq, now)));
+    const added = await repo.insertTrackingEvents(
+      trx,
+      result.events.map((e, seq) => this.eventRow(row, e, seq, now)),
+    );
     const last = result.events[result.events.length - 1];
     // A return label: billed on its first scan, or expired unused.
     const billing = returnBillingOnSync(row, statusFromTracking(result.status, row.status), now);
@@ -251,7 +293,14 @@ export class TrackingSync {
     const delivered = status === 'delivered' && row.status !== 'delivered';
     if (status === 'delivered') next = null;
     // A package's new scans alone are no change of the shipment's tracking: its statuses are.
-    const changed = status !== row.status || result.status !== row.tracking_status || (packages !== null && !isDeepStrictEqual(packages.map((p) => p.tracking_status), row.packages?.map((p) => p.tracking_status)));
+    const changed =
+      status !== row.status ||
+      result.status !== row.tracking_status ||
+      (packages !== null &&
+        !isDeepStrictEqual(
+          packages.map((p) => p.tracking_status),
+          row.packages?.map((p) => p.tracking_status),
+        ));
     const updated = await repo.updateShipment(trx, row.id, {
       ...(packages ? { packages: JSON.stringify(packages) } : {}),
       status,
@@ -305,7 +354,15 @@ export class TrackingSync {
       previous_shipment_status: previousStatus,
       estimated_delivery_date: row.estimated_delivery_date,
       timeline: buildTimeline(row, events),
-      latest_event: events[0] ? { occurred_at: iso(events[0].occurred_at), status: events[0].status, status_detail: events[0].status_detail, description: events[0].description, location: events[0].location } : null,
+      latest_event: events[0]
+        ? {
+            occurred_at: iso(events[0].occurred_at),
+            status: events[0].status,
+            status_detail: events[0].status_detail,
+            description: events[0].description,
+            location: events[0].location,
+          }
+        : null,
     });
   }
 }

@@ -30,14 +30,20 @@ export interface ChangeDeps {
  * only while the carrier allows it (before its first scan), else 409. The order returns to
  * processing when it has no other live label.
  */
-export async function voidLabel(v: ChangeDeps, ctx: ServiceContext, before: ShipmentRow, action: 'shipment.voided' | 'shipment.cancelled'): Promise<ShipmentRow> {
+export async function voidLabel(
+  v: ChangeDeps,
+  ctx: ServiceContext,
+  before: ShipmentRow,
+  action: 'shipment.voided' | 'shipment.cancelled',
+): Promise<ShipmentRow> {
   const id = before.id;
   assertNotManifested(before);
   const carriers = await v.carriers;
   // The carrier's void window (its definition says how many days): 409 once closed.
   if (before.status === 'label_purchased') assertVoidWindowOpen(carriers.get(before.carrier), before, v.deps.now());
   const refundDelaySeconds = await v.refunds.delaySeconds();
-  if (before.status !== 'label_purchased') throw shipmentStateError(before.status, 'be voided', `The shipment is ${before.status}; only a label_purchased shipment can be voided.`);
+  if (before.status !== 'label_purchased')
+    throw shipmentStateError(before.status, 'be voided', `The shipment is ${before.status}; only a label_purchased shipment can be voided.`);
   // The carrier is asked before the transaction (a real one's deadline must not hold a lock); its
   // refusal is 422 carrier_rejected (409 once it has scanned the parcel), no answer 503
   // carrier_unavailable, and nothing changes here.
@@ -69,7 +75,8 @@ export async function voidLabel(v: ChangeDeps, ctx: ServiceContext, before: Ship
     const current = await repo.findShipment(trx, ctx, id, { forUpdate: true });
     if (!current) throw new AppError('not_found', 'No such shipment.');
     assertNotManifested(current);
-    if (current.status !== 'label_purchased') throw shipmentStateError(current.status, 'be voided', `The shipment is ${current.status}; only a label_purchased shipment can be voided.`);
+    if (current.status !== 'label_purchased')
+      throw shipmentStateError(current.status, 'be voided', `The shipment is ${current.status}; only a label_purchased shipment can be voided.`);
     const voided = await repo.updateShipment(trx, id, {
       status: 'voided',
       tracking_status: 'cancelled',
@@ -83,9 +90,18 @@ export async function voidLabel(v: ChangeDeps, ctx: ServiceContext, before: Ship
     });
     // Our own labels render again, marked VOID (a carrier's own is stamped on read).
     if (!issuedByCarrier(current)) await repo.deleteLabels(trx, id);
-    if (voided.refund_status === 'submitted') await v.deps.jobs.send(DECIDE_REFUND_JOB, { shipment_id: id }, { executor: trx, startAfterSeconds: refundDelaySeconds });
+    if (voided.refund_status === 'submitted')
+      await v.deps.jobs.send(DECIDE_REFUND_JOB, { shipment_id: id }, { executor: trx, startAfterSeconds: refundDelaySeconds });
     await recordRefundUpdated(trx, voided);
-    await repo.insertTrackingEvents(trx, [manualEvent(voided, now, { status: 'cancelled', status_detail: 'label_voided', code: 'VOID', description: 'Label voided; the shipment was cancelled', seq: 10_000 })]);
+    await repo.insertTrackingEvents(trx, [
+      manualEvent(voided, now, {
+        status: 'cancelled',
+        status_detail: 'label_voided',
+        code: 'VOID',
+        description: 'Label voided; the shipment was cancelled',
+        seq: 10_000,
+      }),
+    ]);
     if (!current.is_return && (await repo.countLiveShipmentsOfOrder(trx, ctx, current.order_id, id)) === 0) {
       try {
         await moveOrder(trx, ctx, current.order_id, 'void_label', now);
@@ -95,7 +111,14 @@ export async function voidLabel(v: ChangeDeps, ctx: ServiceContext, before: Ship
     }
     await v.tracking.recordTrackingUpdated(trx, voided, current.status);
     if (ctx.actor.type === 'account') {
-      await writeAudit(trx, ctx.actor, ctx, { action, targetType: 'shipment', targetId: id, workspaceId: ctx.workspaceId, environment: ctx.environment, changes: { status: { from: current.status, to: 'voided' } } });
+      await writeAudit(trx, ctx.actor, ctx, {
+        action,
+        targetType: 'shipment',
+        targetId: id,
+        workspaceId: ctx.workspaceId,
+        environment: ctx.environment,
+        changes: { status: { from: current.status, to: 'voided' } },
+      });
     }
     return voided;
   });
@@ -112,7 +135,8 @@ export async function markDelivered(v: ChangeDeps, ctx: ServiceContext, id: stri
   const row = await v.deps.db.transaction().execute(async (trx) => {
     const current = await repo.findShipment(trx, ctx, id, { forUpdate: true });
     if (!current) throw new AppError('not_found', 'No such shipment.');
-    if (current.status === 'voided' || current.status === 'expired') throw shipmentStateError(current.status, 'be delivered', `The shipment is ${current.status}; its label cannot be delivered.`);
+    if (current.status === 'voided' || current.status === 'expired')
+      throw shipmentStateError(current.status, 'be delivered', `The shipment is ${current.status}; its label cannot be delivered.`);
     if (current.status === 'delivered') return current;
     const delivered = await repo.updateShipment(trx, id, {
       status: 'delivered',
@@ -123,7 +147,17 @@ export async function markDelivered(v: ChangeDeps, ctx: ServiceContext, id: stri
       updated_at: now,
       ...returnBillingOnSync(current, 'delivered', now).patch,
     });
-    await repo.insertTrackingEvents(trx, [manualEvent(delivered, now, { status: 'delivered', status_detail: 'delivered_manually', code: 'MANUAL', description: `Marked delivered by ${ctx.actor.email ?? 'an administrator'}`, seq: 10_001, milestone: 'delivered', location: current.ship_to })]);
+    await repo.insertTrackingEvents(trx, [
+      manualEvent(delivered, now, {
+        status: 'delivered',
+        status_detail: 'delivered_manually',
+        code: 'MANUAL',
+        description: `Marked delivered by ${ctx.actor.email ?? 'an administrator'}`,
+        seq: 10_001,
+        milestone: 'delivered',
+        location: current.ship_to,
+      }),
+    ]);
     if (!current.is_return) await deliverOrder(trx, ctx, current.order_id, now);
     await v.tracking.recordTrackingUpdated(trx, delivered, current.status);
     await writeAudit(trx, ctx.actor, ctx, {
@@ -142,7 +176,15 @@ export async function markDelivered(v: ChangeDeps, ctx: ServiceContext, id: stri
 function manualEvent(
   row: ShipmentRow,
   now: Date,
-  e: { status: 'cancelled' | 'delivered'; status_detail: string; code: string; description: string; seq: number; milestone?: 'delivered'; location?: ShipmentAddress },
+  e: {
+    status: 'cancelled' | 'delivered';
+    status_detail: string;
+    code: string;
+    description: string;
+    seq: number;
+    milestone?: 'delivered';
+    location?: ShipmentAddress;
+  },
 ) {
   return {
     id: newId('trackingEvent'),
@@ -158,7 +200,12 @@ function manualEvent(
     status_detail: e.status_detail,
     milestone: e.milestone ?? null,
     description: e.description,
-    location: JSON.stringify({ city: e.location?.city ?? null, state: e.location?.state ?? null, postal_code: e.location?.postal_code ?? null, country: e.location?.country ?? null }),
+    location: JSON.stringify({
+      city: e.location?.city ?? null,
+      state: e.location?.state ?? null,
+      postal_code: e.location?.postal_code ?? null,
+      country: e.location?.country ?? null,
+    }),
     carrier_status_code: e.code,
     created_at: now,
   };

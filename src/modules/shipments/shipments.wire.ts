@@ -53,7 +53,11 @@ export function toShipment(row: ShipmentRow, baseUrl: string, returns: readonly 
     address_validation: row.address_validation,
     parcel: row.parcel,
     parcels: row.packages && row.packages.length > 1 ? row.packages.map((p) => p.parcel) : null,
-    packages: packagesOf(row).map((p) => ({ tracking_number: p.tracking_number, parcel: p.parcel, tracking_status: row.status === 'voided' ? 'cancelled' : p.tracking_status })),
+    packages: packagesOf(row).map((p) => ({
+      tracking_number: p.tracking_number,
+      parcel: p.parcel,
+      tracking_status: row.status === 'voided' ? 'cancelled' : p.tracking_status,
+    })),
     label: { format: row.label_format, url: labelUrl(baseUrl, row.id), created_at: iso(row.label_created_at)! },
     carrier_account_id: row.carrier_account_id,
     simulated: row.carrier_driver === 'simulated',
@@ -91,7 +95,13 @@ export function toTrackingEvent(row: TrackingEventRow) {
 }
 
 export function toTrackingEventListItem(row: TrackingEventRow) {
-  return { ...toTrackingEvent(row), shipment_id: row.shipment_id, tracking_number: row.tracking_number, carrier: row.carrier, created_at: iso(row.created_at)! };
+  return {
+    ...toTrackingEvent(row),
+    shipment_id: row.shipment_id,
+    tracking_number: row.tracking_number,
+    carrier: row.carrier,
+    created_at: iso(row.created_at)!,
+  };
 }
 
 /**
@@ -101,11 +111,19 @@ export function toTrackingEventListItem(row: TrackingEventRow) {
  * so a skipped one takes the time of the first later milestone.
  */
 export function buildTimeline(row: ShipmentRow, events: readonly TrackingEventRow[]): Tracking['timeline'] {
-  return timelineOf(events.map((e) => ({ milestone: e.milestone, occurred_at: iso(e.occurred_at)! })), row.expected_milestones, !['voided', 'exception', 'returned'].includes(row.status));
+  return timelineOf(
+    events.map((e) => ({ milestone: e.milestone, occurred_at: iso(e.occurred_at)! })),
+    row.expected_milestones,
+    !['voided', 'exception', 'returned'].includes(row.status),
+  );
 }
 
 /** The timeline from scans (any order) and the carrier's expected times; `open`: the journey has not ended otherwise. */
-export function timelineOf(events: readonly { milestone: TrackingMilestone | null; occurred_at: string }[], expected: Partial<Record<TrackingMilestone, string>>, open: boolean): Tracking['timeline'] {
+export function timelineOf(
+  events: readonly { milestone: TrackingMilestone | null; occurred_at: string }[],
+  expected: Partial<Record<TrackingMilestone, string>>,
+  open: boolean,
+): Tracking['timeline'] {
   const reached = new Map<TrackingMilestone, string>();
   for (const e of events) {
     if (!e.milestone) continue;
@@ -161,6 +179,9 @@ export function publicOf(t: Tracking): PublicTracking {
     status_detail: t.status_detail,
     estimated_delivery_date: t.estimated_delivery_date,
     timeline: t.timeline,
-    events: t.events.map((e) => ({ ...e, location: { city: e.location.city, state: e.location.state, postal_code: e.location.postal_code, country: e.location.country } })),
+    events: t.events.map((e) => ({
+      ...e,
+      location: { city: e.location.city, state: e.location.state, postal_code: e.location.postal_code, country: e.location.country },
+    })),
   };
 }

@@ -10,7 +10,10 @@ import type { Candidate, OrderFacts } from './shipping-rules.select.js';
 export function factsOfOrder(order: Pick<Order, 'ship_to' | 'parcel' | 'line_items'>, residential: boolean): OrderFacts {
   const priced = order.line_items.filter((l) => l.unit_price);
   const currencies = new Set(priced.map((l) => l.unit_price!.currency));
-  const value = priced.length > 0 && currencies.size === 1 ? { amount: priced.reduce((sum, l) => sum + l.unit_price!.amount * l.quantity, 0), currency: [...currencies][0] } : null;
+  const value =
+    priced.length > 0 && currencies.size === 1
+      ? { amount: priced.reduce((sum, l) => sum + l.unit_price!.amount * l.quantity, 0), currency: [...currencies][0] }
+      : null;
   return {
     country: (order.ship_to.country ?? '').toUpperCase(),
     state: order.ship_to.state ?? null,

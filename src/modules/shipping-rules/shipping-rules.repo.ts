@@ -52,7 +52,11 @@ interface RuleCursor {
  * (priority, created_at, id): the shared paginate() walks (created_at, id) newest first, which
  * is not the order a rule list is read in.
  */
-export async function listRules(executor: Executor, scope: Scope, filter: { limit?: number; cursor?: string; enabled?: boolean }): Promise<Page<ShippingRuleRow>> {
+export async function listRules(
+  executor: Executor,
+  scope: Scope,
+  filter: { limit?: number; cursor?: string; enabled?: boolean },
+): Promise<Page<ShippingRuleRow>> {
   const limit = clampLimit(filter.limit);
   let q = executor.selectFrom('shipping_rules').selectAll().where(inScope(scope));
   if (filter.enabled !== undefined) q = q.where('enabled', '=', filter.enabled);
@@ -60,7 +64,12 @@ export async function listRules(executor: Executor, scope: Scope, filter: { limi
     const pos = decodeRuleCursor(filter.cursor);
     q = q.where(sql<boolean>`(priority, created_at, id) > (${pos.p}, ${pos.t}::timestamptz, ${pos.id})`);
   }
-  const rows = await q.orderBy('priority').orderBy('created_at').orderBy('id').limit(limit + 1).execute();
+  const rows = await q
+    .orderBy('priority')
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(limit + 1)
+    .execute();
   const has_more = rows.length > limit;
   const data = has_more ? rows.slice(0, limit) : rows;
   const last = data[data.length - 1];
@@ -78,6 +87,8 @@ export function decodeRuleCursor(cursor: string): RuleCursor {
     if (!Number.isInteger(pos.p) || typeof pos.t !== 'string' || typeof pos.id !== 'string' || Number.isNaN(Date.parse(pos.t))) throw new Error();
     return pos;
   } catch {
-    throw new AppError('validation_failed', 'The cursor is not valid.', { details: [{ field: 'cursor', message: 'is not a cursor returned by this endpoint' }] });
+    throw new AppError('validation_failed', 'The cursor is not valid.', {
+      details: [{ field: 'cursor', message: 'is not a cursor returned by this endpoint' }],
+    });
   }
 }

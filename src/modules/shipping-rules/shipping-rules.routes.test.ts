@@ -27,14 +27,18 @@ const createRule = async (payload: Record<string, unknown>, headers = t.headers)
 };
 
 async function createOrder(headers: Record<string, string>, extra: Record<string, unknown> = {}) {
-  const res = await post('/v1/orders', {
-    customer: { name: 'Ada Lovelace', email: 'ada@example.com' },
-    ship_to: shipTo,
-    ship_from: shipFrom,
-    line_items: [{ sku: 'MUG-1', name: 'Mug', quantity: 2, weight_oz: 12, unit_price: { amount: 1500, currency: 'USD' } }],
-    parcel,
-    ...extra,
-  }, headers);
+  const res = await post(
+    '/v1/orders',
+    {
+      customer: { name: 'Ada Lovelace', email: 'ada@example.com' },
+      ship_to: shipTo,
+      ship_from: shipFrom,
+      line_items: [{ sku: 'MUG-1', name: 'Mug', quantity: 2, weight_oz: 12, unit_price: { amount: 1500, currency: 'USD' } }],
+      parcel,
+      ...extra,
+    },
+    headers,
+  );
   expect(res.statusCode, res.body).toBe(201);
   return res.json();
 }
@@ -42,8 +46,22 @@ async function createOrder(headers: Record<string, string>, extra: Record<string
 describe('shipping rules CRUD', () => {
   it('creates, reads, changes and deletes a rule; each change is audit-logged', async () => {
     const tenant = await createTenant(app);
-    const rule = await createRule({ name: 'Canada', priority: 10, when: { destination_countries: ['ca'], weight_oz: { max: 160 } }, then: { exclude_carriers: ['dhl_express'], max_business_days: 5, choose: 'best_value' } }, tenant.headers);
-    expect(rule).toMatchObject({ name: 'Canada', priority: 10, enabled: true, when: { destination_countries: ['CA'], weight_oz: { max: 160 } }, then: { choose: 'best_value' } });
+    const rule = await createRule(
+      {
+        name: 'Canada',
+        priority: 10,
+        when: { destination_countries: ['ca'], weight_oz: { max: 160 } },
+        then: { exclude_carriers: ['dhl_express'], max_business_days: 5, choose: 'best_value' },
+      },
+      tenant.headers,
+    );
+    expect(rule).toMatchObject({
+      name: 'Canada',
+      priority: 10,
+      enabled: true,
+      when: { destination_countries: ['CA'], weight_oz: { max: 160 } },
+      then: { choose: 'best_value' },
+    });
     expect(rule.id).toMatch(/^rule_/);
     const url = `/v1/shipping-rules/${rule.id}`;
     expect((await app.inject({ method: 'GET', url, headers: tenant.headers })).json()).toEqual(rule);
@@ -65,7 +83,14 @@ describe('shipping rules CRUD', () => {
   it('lists in the order rules apply (priority, then oldest first), a page at a time', async () => {
     const tenant = await createTenant(app);
     const made = [];
-    for (const [name, priority] of [['b', 20], ['a', 10], ['c', 20], ['d', 5], ['e', 10]] as const) made.push(await createRule({ name, priority, then: { choose: 'cheapest' } }, tenant.headers));
+    for (const [name, priority] of [
+      ['b', 20],
+      ['a', 10],
+      ['c', 20],
+      ['d', 5],
+      ['e', 10],
+    ] as const)
+      made.push(await createRule({ name, priority, then: { choose: 'cheapest' } }, tenant.headers));
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
@@ -86,12 +111,21 @@ describe('shipping rules CRUD', () => {
     const res = await post('/v1/shipping-rules', {
       name: 'broken',
       priority: 1,
-      when: { destination_countries: ['US', 'XX'], weight_oz: { min: 20, max: 10 }, order_value: { min: { amount: 500, currency: 'USD' }, max: { amount: 100, currency: 'USD' } } },
+      when: {
+        destination_countries: ['US', 'XX'],
+        weight_oz: { min: 20, max: 10 },
+        order_value: { min: { amount: 500, currency: 'USD' }, max: { amount: 100, currency: 'USD' } },
+      },
       then: { exclude_carriers: ['nope'], exclude_services: ['ups_ground', 'ups_teleport'], only_services: ['fake'], choose: 'preferred' },
     });
     expect(res.statusCode).toBe(400);
     expect(res.json().code).toBe('validation_failed');
-    expect(res.json().details.map((d: { field: string }) => d.field).sort()).toEqual([
+    expect(
+      res
+        .json()
+        .details.map((d: { field: string }) => d.field)
+        .sort(),
+    ).toEqual([
       'then.exclude_carriers[0]',
       'then.exclude_services[1]',
       'then.only_services[0]',
@@ -100,7 +134,12 @@ describe('shipping rules CRUD', () => {
       'when.order_value.min.amount',
       'when.weight_oz.min',
     ]);
-    const currencies = await post('/v1/shipping-rules', { name: 'x', priority: 1, when: { order_value: { min: { amount: 1, currency: 'USD' }, max: { amount: 2, currency: 'EUR' } } }, then: { choose: 'cheapest', preferred_services: ['ups_ground'] } });
+    const currencies = await post('/v1/shipping-rules', {
+      name: 'x',
+      priority: 1,
+      when: { order_value: { min: { amount: 1, currency: 'USD' }, max: { amount: 2, currency: 'EUR' } } },
+      then: { choose: 'cheapest', preferred_services: ['ups_ground'] },
+    });
     expect(currencies.json().details).toEqual([
       { field: 'when.order_value.max.currency', message: 'must be the currency of min (USD)' },
       { field: 'then.preferred_services', message: 'applies only when choose is preferred' },
@@ -116,7 +155,12 @@ describe('shipping rules CRUD', () => {
   });
 
   it('are the same resource for the dashboard under /api/admin; another workspace’s rule is 404', async () => {
-    const created = await app.inject({ method: 'POST', url: '/api/admin/shipping-rules', headers: t.adminHeaders, payload: { name: 'from the dashboard', priority: 3, then: { choose: 'fastest' } } });
+    const created = await app.inject({
+      method: 'POST',
+      url: '/api/admin/shipping-rules',
+      headers: t.adminHeaders,
+      payload: { name: 'from the dashboard', priority: 3, then: { choose: 'fastest' } },
+    });
     expect(created.statusCode, created.body).toBe(201);
     expect((await app.inject({ method: 'GET', url: `/v1/shipping-rules/${created.json().id}`, headers: t.headers })).json().name).toBe('from the dashboard');
     const url = `/v1/shipping-rules/${created.json().id}`;
@@ -148,7 +192,15 @@ describe('POST /v1/shipping-rules/evaluate', () => {
     const tenant = await createTenant(app);
     const order = await createOrder(tenant.headers);
     await createRule({ name: 'never matches', priority: 1, when: { destination_countries: ['CA'] }, then: { choose: 'cheapest' } }, tenant.headers);
-    const fastest = await createRule({ name: 'mugs go fast', priority: 5, when: { skus_any: ['MUG-1'], order_value: { min: { amount: 3000, currency: 'USD' } } }, then: { choose: 'fastest', exclude_carriers: ['dhl_express'] } }, tenant.headers);
+    const fastest = await createRule(
+      {
+        name: 'mugs go fast',
+        priority: 5,
+        when: { skus_any: ['MUG-1'], order_value: { min: { amount: 3000, currency: 'USD' } } },
+        then: { choose: 'fastest', exclude_carriers: ['dhl_express'] },
+      },
+      tenant.headers,
+    );
     await createRule({ name: 'later', priority: 9, then: { choose: 'cheapest' } }, tenant.headers);
 
     const byOrder = (await post('/v1/shipping-rules/evaluate', { order_id: order.id }, tenant.headers)).json();
@@ -156,16 +208,23 @@ describe('POST /v1/shipping-rules/evaluate', () => {
     const kept = byOrder.considered.filter((c: { excluded: boolean }) => !c.excluded);
     const minDays = Math.min(...kept.map((c: { business_days: number }) => c.business_days));
     expect(kept.find((c: { service_code: string }) => c.service_code === byOrder.chosen).business_days).toBe(minDays);
-    for (const c of byOrder.considered.filter((c: { service_code: string }) => c.service_code.startsWith('dhl_express'))) expect(c).toMatchObject({ excluded: true, reason: 'carrier dhl_express is excluded' });
+    for (const c of byOrder.considered.filter((c: { service_code: string }) => c.service_code.startsWith('dhl_express')))
+      expect(c).toMatchObject({ excluded: true, reason: 'carrier dhl_express is excluded' });
 
     // The same facts through a rate query; without the order value the rule does not match.
     const query = { ship_from: shipFrom, ship_to: shipTo, parcel, skus: ['MUG-1'] };
-    expect((await post('/v1/shipping-rules/evaluate', { ...query, order_value: { amount: 3000, currency: 'USD' } }, tenant.headers)).json()).toMatchObject({ rule_id: fastest.id, chosen: byOrder.chosen });
+    expect((await post('/v1/shipping-rules/evaluate', { ...query, order_value: { amount: 3000, currency: 'USD' } }, tenant.headers)).json()).toMatchObject({
+      rule_id: fastest.id,
+      chosen: byOrder.chosen,
+    });
     expect((await post('/v1/shipping-rules/evaluate', query, tenant.headers)).json()).toMatchObject({ rule_name: 'later' });
 
     // Disabling the rule takes effect on the next evaluation (the cache is invalidated).
     await app.inject({ method: 'PATCH', url: `/v1/shipping-rules/${fastest.id}`, headers: tenant.headers, payload: { enabled: false } });
-    expect((await post('/v1/shipping-rules/evaluate', { order_id: order.id }, tenant.headers)).json()).toMatchObject({ rule_name: 'later', strategy: 'cheapest' });
+    expect((await post('/v1/shipping-rules/evaluate', { order_id: order.id }, tenant.headers)).json()).toMatchObject({
+      rule_name: 'later',
+      strategy: 'cheapest',
+    });
   });
 
   it('a rule that leaves no option: 422 no_rates naming the rule', async () => {
@@ -204,7 +263,8 @@ it.runIf(inject('testDb').engine === 'postgres')('a rule change applies on every
   let other: FastifyInstance | undefined;
   try {
     other = await buildApp({ config: testConfig(), database: db2, migrate: false, perIpPerMinute: 100_000, now: () => NOW });
-    const evaluate = async () => (await other!.inject({ method: 'POST', url: '/v1/shipping-rules/evaluate', headers: tenant.headers, payload: { order_id: order.id } })).json();
+    const evaluate = async () =>
+      (await other!.inject({ method: 'POST', url: '/v1/shipping-rules/evaluate', headers: tenant.headers, payload: { order_id: order.id } })).json();
     expect((await evaluate()).rule_id).toBeNull(); // warms the other process's cache
     const rule = await createRule({ name: 'fastest', priority: 1, then: { choose: 'fastest' } }, tenant.headers);
     // NOTIFY is asynchronous: allow it a moment to arrive, bounded.
@@ -225,7 +285,15 @@ describe('service_code auto on POST /v1/shipments', () => {
 
   it('buys the service the rules choose and keeps the selection; an explicit service keeps none', async () => {
     const tenant = await createTenant(app);
-    const rule = await createRule({ name: 'ups only, fastest', priority: 1, when: { destination_countries: ['US'] }, then: { exclude_carriers: ['usps', 'fedex', 'dhl_express'], choose: 'fastest' } }, tenant.headers);
+    const rule = await createRule(
+      {
+        name: 'ups only, fastest',
+        priority: 1,
+        when: { destination_countries: ['US'] },
+        then: { exclude_carriers: ['usps', 'fedex', 'dhl_express'], choose: 'fastest' },
+      },
+      tenant.headers,
+    );
     const order = await createOrder(tenant.headers);
     const evaluated = (await post('/v1/shipping-rules/evaluate', { order_id: order.id }, tenant.headers)).json();
     const res = await buy(tenant.headers, { order_id: order.id, service_code: 'auto' });
@@ -250,7 +318,8 @@ describe('service_code auto on POST /v1/shipments', () => {
   it('admin generate without a service applies the rules too; "cheapest" skips them', async () => {
     const tenant = await createTenant(app);
     const rule = await createRule({ name: 'fastest', priority: 1, then: { choose: 'fastest' } }, tenant.headers);
-    const shipmentOf = async (orderId: string) => (await app.inject({ method: 'GET', url: `/v1/shipments?order_id=${orderId}`, headers: tenant.headers })).json().data[0];
+    const shipmentOf = async (orderId: string) =>
+      (await app.inject({ method: 'GET', url: `/v1/shipments?order_id=${orderId}`, headers: tenant.headers })).json().data[0];
     const byRules = await createOrder(tenant.headers);
     expect((await post(`/api/admin/orders/${byRules.id}/generate`, {}, tenant.adminHeaders)).statusCode).toBe(200);
     expect((await shipmentOf(byRules.id)).selection).toMatchObject({ rule_id: rule.id, strategy: 'fastest' });
@@ -272,6 +341,8 @@ describe('service_code auto on POST /v1/shipments', () => {
     expect((await app.inject({ method: 'GET', url: `/v1/orders/${order.id}`, headers: tenant.headers })).json().status).not.toBe('shipped');
     const withAccount = await buy(tenant.headers, { order_id: order.id, service_code: 'auto', carrier_account_id: 'ca_x' });
     expect(withAccount.statusCode).toBe(400);
-    expect(withAccount.json().details).toEqual([{ field: 'carrier_account_id', message: 'cannot be given with service_code auto: the shipping rules choose the account' }]);
+    expect(withAccount.json().details).toEqual([
+      { field: 'carrier_account_id', message: 'cannot be given with service_code auto: the shipping rules choose the account' },
+    ]);
   });
 });

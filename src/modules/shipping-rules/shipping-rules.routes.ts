@@ -54,7 +54,8 @@ export async function shippingRulesRoutes(app: App, opts: { surface: Surface; se
     schema: {
       operationId: op('evaluateShippingRules'),
       summary: 'The service the rules would choose for an order (or a rate query), and why, without buying',
-      description: 'Rates like a purchase with `service_code: "auto"`; 422 `no_rates` when the matching rule excludes every option (its details name the rule and each option\'s reason).',
+      description:
+        'Rates like a purchase with `service_code: "auto"`; 422 `no_rates` when the matching rule excludes every option (its details name the rule and each option\'s reason).',
       tags,
       security,
       body: EvaluateBody,

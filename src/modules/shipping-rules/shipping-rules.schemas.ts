@@ -21,7 +21,12 @@ export const RuleConditionsSchema = Type.Object(
     destination_states: Type.Optional(list(Code(10), 'ship_to.state codes (any of), e.g. CA, NY; compared case-insensitively.')),
     residential: Type.Optional(Type.Boolean({ description: 'Whether the destination is rated as residential.' })),
     weight_oz: Type.Optional(Range(Type.Number({ minimum: 0, maximum: 1_000_000 }), "The parcel's weight in ounces, bounds included.")),
-    order_value: Type.Optional(Range(MoneySchema, "The order's value (the sum of its line items' unit_price × quantity), bounds included, in one currency; an order in another currency does not match.")),
+    order_value: Type.Optional(
+      Range(
+        MoneySchema,
+        "The order's value (the sum of its line items' unit_price × quantity), bounds included, in one currency; an order in another currency does not match.",
+      ),
+    ),
     skus_any: Type.Optional(list(Code(200), 'The order has a line item with one of these SKUs.')),
   },
   { additionalProperties: false, description: 'Every condition given must hold; none given matches every order.' },
@@ -35,10 +40,16 @@ export const RuleActionsSchema = Type.Object(
     only_services: Type.Optional(list(Code(100), 'Only these service codes.')),
     max_business_days: Type.Optional(Type.Integer({ minimum: 0, maximum: 365, description: 'Options slower than this many business days are excluded.' })),
     max_price: Type.Optional({ ...MoneySchema, description: 'Options dearer than this (or priced in another currency) are excluded.' }),
-    choose: Type.Union(STRATEGIES.map((s) => Type.Literal(s)), {
-      description: 'cheapest; fastest (fewest business days, then cheapest); best_value (the cheapest option at most one business day slower than the fastest); preferred (the first of preferred_services offered, else the cheapest).',
-    }),
-    preferred_services: Type.Optional(Type.Array(Code(100), { minItems: 1, maxItems: 50, uniqueItems: true, description: 'With choose: preferred, in order of preference.' })),
+    choose: Type.Union(
+      STRATEGIES.map((s) => Type.Literal(s)),
+      {
+        description:
+          'cheapest; fastest (fewest business days, then cheapest); best_value (the cheapest option at most one business day slower than the fastest); preferred (the first of preferred_services offered, else the cheapest).',
+      },
+    ),
+    preferred_services: Type.Optional(
+      Type.Array(Code(100), { minItems: 1, maxItems: 50, uniqueItems: true, description: 'With choose: preferred, in order of preference.' }),
+    ),
   },
   { additionalProperties: false, description: 'Filters, applied to every rate option of every enabled carrier account, then the strategy picks one.' },
 );
@@ -84,7 +95,12 @@ export const CreateShippingRuleBody = Type.Object(
   {
     additionalProperties: false,
     examples: [
-      { name: 'Canada: no DHL, within 5 days', priority: 10, when: { destination_countries: ['CA'] }, then: { exclude_carriers: ['dhl_express'], max_business_days: 5, choose: 'best_value' } },
+      {
+        name: 'Canada: no DHL, within 5 days',
+        priority: 10,
+        when: { destination_countries: ['CA'] },
+        then: { exclude_carriers: ['dhl_express'], max_business_days: 5, choose: 'best_value' },
+      },
       { name: 'Heavy goes UPS Ground', priority: 20, when: { weight_oz: { min: 160 } }, then: { choose: 'preferred', preferred_services: ['ups_ground'] } },
     ],
   },
@@ -133,10 +149,38 @@ const EXAMPLE_SELECTION = {
   chosen: 'usps_priority_mail_international',
   carrier_account_id: 'ca_01jx0000000000000000000001',
   considered: [
-    { service_code: 'usps_priority_mail_international', carrier_account_id: 'ca_01jx0000000000000000000001', price: { amount: 4150, currency: 'USD' }, business_days: 5, excluded: false, reason: 'best value: the cheapest within one business day of the fastest remaining (4)' },
-    { service_code: 'ups_worldwide_saver', carrier_account_id: 'ca_01jx0000000000000000000002', price: { amount: 7420, currency: 'USD' }, business_days: 4, excluded: false, reason: null },
-    { service_code: 'dhl_express_worldwide', carrier_account_id: 'ca_01jx0000000000000000000003', price: { amount: 6010, currency: 'USD' }, business_days: 3, excluded: true, reason: 'carrier dhl_express is excluded' },
-    { service_code: 'usps_first_class_package_international', carrier_account_id: 'ca_01jx0000000000000000000001', price: { amount: 2210, currency: 'USD' }, business_days: 12, excluded: true, reason: '12 business days is more than max_business_days 5' },
+    {
+      service_code: 'usps_priority_mail_international',
+      carrier_account_id: 'ca_01jx0000000000000000000001',
+      price: { amount: 4150, currency: 'USD' },
+      business_days: 5,
+      excluded: false,
+      reason: 'best value: the cheapest within one business day of the fastest remaining (4)',
+    },
+    {
+      service_code: 'ups_worldwide_saver',
+      carrier_account_id: 'ca_01jx0000000000000000000002',
+      price: { amount: 7420, currency: 'USD' },
+      business_days: 4,
+      excluded: false,
+      reason: null,
+    },
+    {
+      service_code: 'dhl_express_worldwide',
+      carrier_account_id: 'ca_01jx0000000000000000000003',
+      price: { amount: 6010, currency: 'USD' },
+      business_days: 3,
+      excluded: true,
+      reason: 'carrier dhl_express is excluded',
+    },
+    {
+      service_code: 'usps_first_class_package_international',
+      carrier_account_id: 'ca_01jx0000000000000000000001',
+      price: { amount: 2210, currency: 'USD' },
+      business_days: 12,
+      excluded: true,
+      reason: '12 business days is more than max_business_days 5',
+    },
   ],
 };
 
@@ -150,7 +194,12 @@ const selectionProperties = {
 };
 const SELECTION_DESCRIPTION = 'Which service the shipping rules chose, and why.';
 
-export const SelectionSchema = Type.Object(selectionProperties, { $id: 'ShippingRuleSelection', title: 'ShippingRuleSelection', description: SELECTION_DESCRIPTION, examples: [EXAMPLE_SELECTION] });
+export const SelectionSchema = Type.Object(selectionProperties, {
+  $id: 'ShippingRuleSelection',
+  title: 'ShippingRuleSelection',
+  description: SELECTION_DESCRIPTION,
+  examples: [EXAMPLE_SELECTION],
+});
 /** The same shape without an $id, to embed in another resource's schema (the Shipment's `selection`). */
 export const SelectionObjectSchema = Type.Object(selectionProperties, { title: 'ShippingRuleSelection', description: SELECTION_DESCRIPTION });
 export type Selection = Static<typeof SelectionSchema>;
@@ -160,14 +209,20 @@ const rateQueryFields = Type.Partial(RateQuerySchema).properties;
 
 export const EvaluateBody = Type.Object(
   {
-    order_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Rate this order as a purchase would (its addresses, parcel, line items).' })),
+    order_id: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 64, description: 'Rate this order as a purchase would (its addresses, parcel, line items).' }),
+    ),
     ...rateQueryFields,
-    order_value: Type.Optional({ ...MoneySchema, description: 'With a rate query: the order value the rules see (default none: order_value conditions do not match).' }),
+    order_value: Type.Optional({
+      ...MoneySchema,
+      description: 'With a rate query: the order value the rules see (default none: order_value conditions do not match).',
+    }),
     skus: Type.Optional(Type.Array(Code(200), { maxItems: 1000, description: 'With a rate query: the SKUs the rules see.' })),
   },
   {
     additionalProperties: false,
-    description: 'Either `order_id`, or a rate query (ship_from, ship_to, parcel and the optional fields of POST /v1/rates/query) with optional order_value and skus.',
+    description:
+      'Either `order_id`, or a rate query (ship_from, ship_to, parcel and the optional fields of POST /v1/rates/query) with optional order_value and skus.',
     examples: [
       { order_id: 'ord_01jx0000000000000000000000' },
       {

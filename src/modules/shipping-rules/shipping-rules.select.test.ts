@@ -20,12 +20,14 @@ const facts: fc.Arbitrary<OrderFacts> = fc.record({
   skus: fc.uniqueArray(fc.constantFrom(...SKUS), { maxLength: 3 }),
 });
 
-const candidate: fc.Arbitrary<Candidate> = fc.record({
-  service_code: fc.constantFrom(...SERVICES),
-  carrier_account_id: fc.constantFrom('ca_a', 'ca_b', null),
-  price: fc.integer({ min: 100, max: 20_000 }).map(usd),
-  business_days: fc.integer({ min: 1, max: 10 }),
-}).map((c) => ({ ...c, carrier: carrierOf(c.service_code) }));
+const candidate: fc.Arbitrary<Candidate> = fc
+  .record({
+    service_code: fc.constantFrom(...SERVICES),
+    carrier_account_id: fc.constantFrom('ca_a', 'ca_b', null),
+    price: fc.integer({ min: 100, max: 20_000 }).map(usd),
+    business_days: fc.integer({ min: 1, max: 10 }),
+  })
+  .map((c) => ({ ...c, carrier: carrierOf(c.service_code) }));
 // One option per (service, account), as a rate quote gives.
 const candidates = fc.uniqueArray(candidate, { maxLength: 12, selector: (c) => `${c.service_code}|${c.carrier_account_id}` });
 
@@ -34,7 +36,9 @@ const candidates = fc.uniqueArray(candidate, { maxLength: 12, selector: (c) => `
 const rare = <T>(arb: fc.Arbitrary<T>) => fc.oneof({ arbitrary: fc.constant(undefined), weight: 3 }, { arbitrary: arb, weight: 1 });
 const some = <T>(values: readonly T[]) => rare(fc.uniqueArray(fc.constantFrom(...values), { minLength: 1, maxLength: 3 }));
 const range = rare(
-  fc.tuple(fc.option(fc.integer({ min: 0, max: 400 }), { nil: undefined }), fc.option(fc.integer({ min: 0, max: 400 }), { nil: undefined })).map(([a, b]) => (a !== undefined && b !== undefined && a > b ? { min: b, max: a } : { min: a, max: b })),
+  fc
+    .tuple(fc.option(fc.integer({ min: 0, max: 400 }), { nil: undefined }), fc.option(fc.integer({ min: 0, max: 400 }), { nil: undefined }))
+    .map(([a, b]) => (a !== undefined && b !== undefined && a > b ? { min: b, max: a } : { min: a, max: b })),
 );
 const conditions: fc.Arbitrary<RuleConditions> = fc.record(
   {
@@ -42,7 +46,9 @@ const conditions: fc.Arbitrary<RuleConditions> = fc.record(
     destination_states: some(['CA', 'NY', 'ON']),
     residential: rare(fc.boolean()),
     weight_oz: range,
-    order_value: range.map((r) => (r ? { min: r.min === undefined ? undefined : usd(r.min * 100), max: r.max === undefined ? undefined : usd(r.max * 100) } : undefined)),
+    order_value: range.map((r) =>
+      r ? { min: r.min === undefined ? undefined : usd(r.min * 100), max: r.max === undefined ? undefined : usd(r.max * 100) } : undefined,
+    ),
     skus_any: some(SKUS),
   },
   { requiredKeys: [] },
@@ -61,9 +67,9 @@ const actions: fc.Arbitrary<RuleActions> = fc
     { requiredKeys: ['choose'] },
   )
   .map((a) => (a.choose === 'preferred' ? { ...a, preferred_services: a.preferred_services ?? [SERVICES[0]] } : { ...a, preferred_services: undefined }));
-const rules = fc.array(fc.record({ name: fc.string({ maxLength: 8 }), enabled: fc.boolean(), when: conditions, then: actions }), { maxLength: 6 }).map((list) =>
-  list.map((r, i): RuleForSelection => ({ ...r, id: `rule_${i}` })),
-);
+const rules = fc
+  .array(fc.record({ name: fc.string({ maxLength: 8 }), enabled: fc.boolean(), when: conditions, then: actions }), { maxLength: 6 })
+  .map((list) => list.map((r, i): RuleForSelection => ({ ...r, id: `rule_${i}` })));
 
 const cheaper = (a: Candidate, b: Candidate) => a.price.amount <= b.price.amount;
 
@@ -140,7 +146,14 @@ const opt = (service_code: string, amount: number, business_days: number, carrie
   business_days,
 });
 const OPTIONS = [opt('usps_ground', 900, 6), opt('ups_ground', 1200, 4), opt('fedex_express', 2500, 2), opt('dhl_express_express', 3000, 1)];
-const rule = (when: RuleConditions, then: RuleActions, extra: Partial<RuleForSelection> = {}): RuleForSelection => ({ id: 'rule_x', name: 'x', enabled: true, when, then, ...extra });
+const rule = (when: RuleConditions, then: RuleActions, extra: Partial<RuleForSelection> = {}): RuleForSelection => ({
+  id: 'rule_x',
+  name: 'x',
+  enabled: true,
+  when,
+  then,
+  ...extra,
+});
 
 describe('matchesRule', () => {
   it.each<[string, RuleConditions, boolean]>([
@@ -196,7 +209,12 @@ describe('selectService', () => {
   });
 
   it('each filter excludes with its reason', () => {
-    const reasons = (then: Omit<RuleActions, 'choose'>) => Object.fromEntries(chosenBy({ ...then, choose: 'cheapest' }).considered.filter((c) => c.excluded).map((c) => [c.service_code, c.reason]));
+    const reasons = (then: Omit<RuleActions, 'choose'>) =>
+      Object.fromEntries(
+        chosenBy({ ...then, choose: 'cheapest' })
+          .considered.filter((c) => c.excluded)
+          .map((c) => [c.service_code, c.reason]),
+      );
     expect(reasons({ exclude_carriers: ['usps'] })).toEqual({ usps_ground: 'carrier usps is excluded' });
     expect(reasons({ exclude_services: ['ups_ground'] })).toEqual({ ups_ground: 'service ups_ground is excluded' });
     expect(Object.keys(reasons({ only_services: ['fedex_express'] })).sort()).toEqual(['dhl_express_express', 'ups_ground', 'usps_ground']);

@@ -120,7 +120,10 @@ function pick(strategy: Strategy, remaining: readonly Candidate[], preferred: re
     case 'cheapest':
       return { chosen: remaining[0], why: 'cheapest' };
     case 'fastest':
-      return { chosen: [...remaining].sort((a, b) => a.business_days - b.business_days || byPrice(a, b))[0], why: 'fastest (fewest business days, then cheapest)' };
+      return {
+        chosen: [...remaining].sort((a, b) => a.business_days - b.business_days || byPrice(a, b))[0],
+        why: 'fastest (fewest business days, then cheapest)',
+      };
     case 'best_value': {
       const fastest = Math.min(...remaining.map((o) => o.business_days));
       // Sorted cheapest first, so the first within a day of the fastest is the cheapest of them.

@@ -72,7 +72,13 @@ export class ShippingRulesService {
         conditions: JSON.stringify(when),
         actions: JSON.stringify(input.then),
       });
-      await this.#audit(trx, ctx, 'shipping_rule.created', inserted.id, { name: input.name, priority: input.priority, enabled: inserted.enabled, when, then: input.then });
+      await this.#audit(trx, ctx, 'shipping_rule.created', inserted.id, {
+        name: input.name,
+        priority: input.priority,
+        enabled: inserted.enabled,
+        when,
+        then: input.then,
+      });
       await this.#deps.bus.publish(topic(ctx), trx);
       return inserted;
     });
@@ -115,7 +121,13 @@ export class ShippingRulesService {
     const key = `${scope.workspaceId}:${scope.environment}`;
     const hit = this.#enabled.get(key);
     if (hit) return hit;
-    const rules = (await listEnabledRules(this.#deps.db, scope)).map((r) => ({ id: r.id, name: r.name, enabled: r.enabled, when: r.conditions, then: r.actions }));
+    const rules = (await listEnabledRules(this.#deps.db, scope)).map((r) => ({
+      id: r.id,
+      name: r.name,
+      enabled: r.enabled,
+      when: r.conditions,
+      then: r.actions,
+    }));
     this.#enabled.set(key, rules);
     return rules;
   }
@@ -125,7 +137,12 @@ export class ShippingRulesService {
    * and the chosen option, or 422 no_rates naming the rule that excluded every option.
    * `rules: false` skips the rules (an explicit "cheapest"): the cheapest, explained the same way.
    */
-  async select(scope: Scope, facts: OrderFacts, quote: RateQueryResponse, opts: { rules?: boolean } = {}): Promise<{ selection: Selection; option: RateOption }> {
+  async select(
+    scope: Scope,
+    facts: OrderFacts,
+    quote: RateQueryResponse,
+    opts: { rules?: boolean } = {},
+  ): Promise<{ selection: Selection; option: RateOption }> {
     const buyable = quote.data.filter((o) => this.#carriers.byServiceCode(o.service_code));
     const outcome = selectService(facts, buyable.map(toCandidate), opts.rules === false ? [] : await this.enabledRules(scope));
     if (!outcome.ok) throw noRates(outcome, quote);
@@ -138,7 +155,8 @@ export class ShippingRulesService {
     const { order_id: orderId, order_value: orderValue, skus, ...query } = input;
     const hasQuery = Object.keys(query).length > 0;
     if (orderId !== undefined) {
-      if (hasQuery || orderValue !== undefined || skus !== undefined) throw validationError([{ field: 'order_id', message: 'is given with a rate query: send one or the other' }]);
+      if (hasQuery || orderValue !== undefined || skus !== undefined)
+        throw validationError([{ field: 'order_id', message: 'is given with a rate query: send one or the other' }]);
       const { order, quote } = await this.#rateOrder(ctx, orderId);
       return (await this.select(ctx, factsOfOrder(order, quote.residential), quote)).selection;
     }
@@ -161,7 +179,14 @@ export class ShippingRulesService {
   }
 
   async #audit(trx: Parameters<typeof writeAudit>[0], ctx: ServiceContext, action: string, id: string, changes: Record<string, unknown>): Promise<void> {
-    await writeAudit(trx, ctx.actor, ctx, { action, targetType: 'shipping_rule', targetId: id, changes, workspaceId: ctx.workspaceId, environment: ctx.environment });
+    await writeAudit(trx, ctx.actor, ctx, {
+      action,
+      targetType: 'shipping_rule',
+      targetId: id,
+      changes,
+      workspaceId: ctx.workspaceId,
+      environment: ctx.environment,
+    });
   }
 }
 
@@ -172,12 +197,19 @@ export class ShippingRulesService {
 function noRates(outcome: Extract<SelectionOutcome, { ok: false }>, quote: RateQueryResponse): AppError {
   const { rule, considered } = outcome;
   if (!rule) {
-    return new AppError('no_rates', 'No service can carry this parcel on this lane.', { details: quote.messages.map((m) => ({ field: 'carrier_accounts', message: `${m.carrier}: ${m.message}` })) });
+    return new AppError('no_rates', 'No service can carry this parcel on this lane.', {
+      details: quote.messages.map((m) => ({ field: 'carrier_accounts', message: `${m.carrier}: ${m.message}` })),
+    });
   }
   return new AppError('no_rates', `Shipping rule "${rule.name}" excluded every rate option.`, {
     details: [
       { field: 'shipping_rule', message: `${rule.id} ("${rule.name}") excluded every option`, rule_id: rule.id, rule_name: rule.name },
-      ...considered.map((o) => ({ field: 'considered', message: `${o.service_code}: ${o.reason}`, service_code: o.service_code, carrier_account_id: o.carrier_account_id })),
+      ...considered.map((o) => ({
+        field: 'considered',
+        message: `${o.service_code}: ${o.reason}`,
+        service_code: o.service_code,
+        carrier_account_id: o.carrier_account_id,
+      })),
     ],
   });
 }

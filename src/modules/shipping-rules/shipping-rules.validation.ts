@@ -8,11 +8,7 @@ import type { RuleActions, RuleConditions } from './shipping-rules.schemas.js';
  * whose min exceeds max, Money bounds in two currencies, and `preferred` without its list. One
  * detail per faulty field. Returns the conditions normalised (country and state codes upper case).
  */
-export function ruleProblems(
-  carriers: CarrierRegistry,
-  when: RuleConditions,
-  then: RuleActions,
-): { problems: ErrorDetail[]; when: RuleConditions } {
+export function ruleProblems(carriers: CarrierRegistry, when: RuleConditions, then: RuleActions): { problems: ErrorDetail[]; when: RuleConditions } {
   const problems: ErrorDetail[] = [];
   const normalized: RuleConditions = { ...when };
 
@@ -32,19 +28,24 @@ export function ruleProblems(
   }
   const value = when.order_value;
   if (value?.min && value.max) {
-    if (value.min.currency !== value.max.currency) problems.push({ field: 'when.order_value.max.currency', message: `must be the currency of min (${value.min.currency})` });
+    if (value.min.currency !== value.max.currency)
+      problems.push({ field: 'when.order_value.max.currency', message: `must be the currency of min (${value.min.currency})` });
     else if (value.min.amount > value.max.amount) problems.push({ field: 'when.order_value.min.amount', message: `must be ≤ max (${value.max.amount})` });
   }
 
   then.exclude_carriers?.forEach((slug, i) => {
-    if (!carriers.get(slug)) problems.push({ field: `then.exclude_carriers[${i}]`, message: `"${slug}" is not a known carrier (${carriers.carriers.map((c) => c.slug).join(', ')})` });
+    if (!carriers.get(slug))
+      problems.push({ field: `then.exclude_carriers[${i}]`, message: `"${slug}" is not a known carrier (${carriers.carriers.map((c) => c.slug).join(', ')})` });
   });
   for (const field of ['exclude_services', 'only_services', 'preferred_services'] as const) {
     then[field]?.forEach((code, i) => {
-      if (!carriers.byServiceCode(code)) problems.push({ field: `then.${field}[${i}]`, message: `unknown service code "${code}" (GET /v1/carrier-types lists them)` });
+      if (!carriers.byServiceCode(code))
+        problems.push({ field: `then.${field}[${i}]`, message: `unknown service code "${code}" (GET /v1/carrier-types lists them)` });
     });
   }
-  if (then.choose === 'preferred' && !then.preferred_services) problems.push({ field: 'then.preferred_services', message: 'is required when choose is preferred' });
-  if (then.choose !== 'preferred' && then.preferred_services) problems.push({ field: 'then.preferred_services', message: 'applies only when choose is preferred' });
+  if (then.choose === 'preferred' && !then.preferred_services)
+    problems.push({ field: 'then.preferred_services', message: 'is required when choose is preferred' });
+  if (then.choose !== 'preferred' && then.preferred_services)
+    problems.push({ field: 'then.preferred_services', message: 'applies only when choose is preferred' });
   return { problems, when: normalized };
 }

@@ -9,7 +9,12 @@ import './trackers.tables.js';
 
 export async function insertTracker(executor: Executor, row: NewTrackerRow): Promise<TrackerRow | undefined> {
   // A concurrent create of the same number: the other one's row wins (the caller reads it).
-  return executor.insertInto('trackers').values(row).onConflict((oc) => oc.columns(['workspace_id', 'environment', 'carrier', 'tracking_number']).doNothing()).returningAll().executeTakeFirst();
+  return executor
+    .insertInto('trackers')
+    .values(row)
+    .onConflict((oc) => oc.columns(['workspace_id', 'environment', 'carrier', 'tracking_number']).doNothing())
+    .returningAll()
+    .executeTakeFirst();
 }
 
 export async function findTracker(executor: Executor, scope: Scope, id: string, opts: { forUpdate?: boolean } = {}): Promise<TrackerRow | undefined> {
@@ -19,17 +24,38 @@ export async function findTracker(executor: Executor, scope: Scope, id: string, 
 }
 
 export async function findTrackerByNumber(executor: Executor, scope: Scope, carrier: string, trackingNumber: string): Promise<TrackerRow | undefined> {
-  return executor.selectFrom('trackers').selectAll().where(inScope(scope)).where('carrier', '=', carrier).where('tracking_number', '=', trackingNumber).executeTakeFirst();
+  return executor
+    .selectFrom('trackers')
+    .selectAll()
+    .where(inScope(scope))
+    .where('carrier', '=', carrier)
+    .where('tracking_number', '=', trackingNumber)
+    .executeTakeFirst();
 }
 
 /** The scope's newest tracker of a number, whatever its carrier (the tracking read by number). */
 export async function findTrackerOfNumber(executor: Executor, scope: Scope, trackingNumber: string): Promise<TrackerRow | undefined> {
-  return executor.selectFrom('trackers').selectAll().where(inScope(scope)).where('tracking_number', '=', trackingNumber).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+  return executor
+    .selectFrom('trackers')
+    .selectAll()
+    .where(inScope(scope))
+    .where('tracking_number', '=', trackingNumber)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
 }
 
 /** Any tenant's newest tracker of a number: public tracking, which finds shipments the same way. */
 export async function findTrackerOfNumberAnywhere(executor: Executor, trackingNumber: string): Promise<TrackerRow | undefined> {
-  return executor.selectFrom('trackers').selectAll().where('tracking_number', '=', trackingNumber).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+  return executor
+    .selectFrom('trackers')
+    .selectAll()
+    .where('tracking_number', '=', trackingNumber)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
 }
 
 export async function updateTracker(executor: Executor, scope: Scope, id: string, patch: Updateable<TrackersTable>): Promise<TrackerRow> {
@@ -51,5 +77,12 @@ export function trackersQuery(executor: Executor, scope: Scope, filter: { status
 
 /** Trackers whose next scan is due (the poll job), across tenants, most overdue first. */
 export async function dueTrackers(executor: Executor, now: Date, limit: number): Promise<Pick<TrackerRow, 'id' | 'workspace_id' | 'environment'>[]> {
-  return executor.selectFrom('trackers').select(['id', 'workspace_id', 'environment']).where('next_check_at', 'is not', null).where('next_check_at', '<=', now).orderBy('next_check_at').limit(limit).execute();
+  return executor
+    .selectFrom('trackers')
+    .select(['id', 'workspace_id', 'environment'])
+    .where('next_check_at', 'is not', null)
+    .where('next_check_at', '<=', now)
+    .orderBy('next_check_at')
+    .limit(limit)
+    .execute();
 }

@@ -26,7 +26,15 @@ afterAll(async () => {
 
 const create = (t: Tenant, payload: Record<string, unknown>, headers = t.headers) => app.inject({ method: 'POST', url: '/v1/trackers', headers, payload });
 const get = (t: Tenant, id: string, headers = t.headers) => app.inject({ method: 'GET', url: `/v1/trackers/${id}`, headers });
-const updates = (t: Tenant) => app.deps.db.selectFrom('events').select('data').where('type', '=', 'tracking.updated').where('workspace_id', '=', t.workspaceId).orderBy('created_at').orderBy('id').execute();
+const updates = (t: Tenant) =>
+  app.deps.db
+    .selectFrom('events')
+    .select('data')
+    .where('type', '=', 'tracking.updated')
+    .where('workspace_id', '=', t.workspaceId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
 
 describe('a label bought elsewhere, simulated (no carrier account named)', () => {
   it('is followed from label created to delivered, one tracking.updated per change of status', async () => {
@@ -36,16 +44,38 @@ describe('a label bought elsewhere, simulated (no carrier account named)', () =>
     expect(res.statusCode, res.body).toBe(201);
     const tracker = res.json();
     expect(tracker.id).toMatch(/^trk_[0-9a-z]{26}$/);
-    expect(tracker).toMatchObject({ carrier: 'ups', tracking_number: UPS_NUMBER, carrier_account_id: null, status: 'pre_transit', status_detail: 'label_created' });
+    expect(tracker).toMatchObject({
+      carrier: 'ups',
+      tracking_number: UPS_NUMBER,
+      carrier_account_id: null,
+      status: 'pre_transit',
+      status_detail: 'label_created',
+    });
     expect(tracker.events).toHaveLength(1);
     // Three business days after Monday: delivered Thursday at 14:00 UTC.
     expect(tracker.estimated_delivery_at).toBe('2026-03-05T14:00:00.000Z');
-    expect(Object.keys(tracker).sort()).toEqual(['carrier', 'carrier_account_id', 'created_at', 'estimated_delivery_at', 'events', 'id', 'status', 'status_detail', 'tracking_number', 'updated_at']);
+    expect(Object.keys(tracker).sort()).toEqual([
+      'carrier',
+      'carrier_account_id',
+      'created_at',
+      'estimated_delivery_at',
+      'events',
+      'id',
+      'status',
+      'status_detail',
+      'tracking_number',
+      'updated_at',
+    ]);
 
     setClock('2026-03-03T12:00:00.000Z');
     const moving = (await get(t, tracker.id)).json();
     expect(moving.status).toBe('in_transit');
-    expect(moving.events.map((e: { status_detail: string }) => e.status_detail)).toEqual(['arrived_at_facility', 'departed_facility', 'picked_up', 'label_created']);
+    expect(moving.events.map((e: { status_detail: string }) => e.status_detail)).toEqual([
+      'arrived_at_facility',
+      'departed_facility',
+      'picked_up',
+      'label_created',
+    ]);
 
     setClock('2026-03-06T09:00:00.000Z');
     const done = (await get(t, tracker.id)).json();
@@ -55,8 +85,17 @@ describe('a label bought elsewhere, simulated (no carrier account named)', () =>
     expect((await get(t, tracker.id)).json().events).toHaveLength(done.events.length);
 
     const sent = (await updates(t)).map((e) => e.data as Record<string, any>);
-    expect(sent.map((d) => [d.previous_status, d.status])).toEqual([['pre_transit', 'in_transit'], ['in_transit', 'delivered']]);
-    expect(sent[1]).toMatchObject({ tracker_id: tracker.id, shipment_id: null, tracking_number: UPS_NUMBER, carrier: 'ups', tracker: { id: tracker.id, status: 'delivered' } });
+    expect(sent.map((d) => [d.previous_status, d.status])).toEqual([
+      ['pre_transit', 'in_transit'],
+      ['in_transit', 'delivered'],
+    ]);
+    expect(sent[1]).toMatchObject({
+      tracker_id: tracker.id,
+      shipment_id: null,
+      tracking_number: UPS_NUMBER,
+      carrier: 'ups',
+      tracker: { id: tracker.id, status: 'delivered' },
+    });
   });
 
   it('the poll job moves it without a read', async () => {
@@ -98,11 +137,12 @@ describe('a label bought elsewhere, simulated (no carrier account named)', () =>
   });
 });
 
-describe('a tracker\'s number in the tracking reads (GET /v1/tracking/:number, public tracking)', () => {
+describe("a tracker's number in the tracking reads (GET /v1/tracking/:number, public tracking)", () => {
   const tracking = (t: Tenant, n: string, headers = t.headers) => app.inject({ method: 'GET', url: `/v1/tracking/${encodeURIComponent(n)}`, headers });
-  const milestones = (body: { timeline: { milestone: string; reached_at: string | null; estimated_at: string | null }[] }) => Object.fromEntries(body.timeline.map((m) => [m.milestone, m.reached_at ?? `~${m.estimated_at}`]));
+  const milestones = (body: { timeline: { milestone: string; reached_at: string | null; estimated_at: string | null }[] }) =>
+    Object.fromEntries(body.timeline.map((m) => [m.milestone, m.reached_at ?? `~${m.estimated_at}`]));
 
-  it('answers the tracker\'s journey in the shipments\' tracking shape, up to date, and delivered later', async () => {
+  it("answers the tracker's journey in the shipments' tracking shape, up to date, and delivered later", async () => {
     setClock('2026-03-02T15:00:00.000Z');
     const t = await createTenant(app);
     const number = uspsTrackingNumber('tracking-read', 'usps_ground_advantage');
@@ -110,10 +150,40 @@ describe('a tracker\'s number in the tracking reads (GET /v1/tracking/:number, p
     const first = await tracking(t, number);
     expect(first.statusCode, first.body).toBe(200);
     const body = first.json();
-    expect(Object.keys(body).sort()).toEqual(['carrier', 'estimated_delivery_date', 'events', 'id', 'master_tracking_number', 'package', 'shipment_id', 'status', 'status_detail', 'timeline', 'tracker_id', 'tracking_number']);
-    expect(body).toMatchObject({ id: tracker.id, tracker_id: tracker.id, shipment_id: null, tracking_number: number, carrier: 'usps', status: 'pre_transit', status_detail: 'label_created', estimated_delivery_date: '2026-03-05', master_tracking_number: null, package: null });
+    expect(Object.keys(body).sort()).toEqual([
+      'carrier',
+      'estimated_delivery_date',
+      'events',
+      'id',
+      'master_tracking_number',
+      'package',
+      'shipment_id',
+      'status',
+      'status_detail',
+      'timeline',
+      'tracker_id',
+      'tracking_number',
+    ]);
+    expect(body).toMatchObject({
+      id: tracker.id,
+      tracker_id: tracker.id,
+      shipment_id: null,
+      tracking_number: number,
+      carrier: 'usps',
+      status: 'pre_transit',
+      status_detail: 'label_created',
+      estimated_delivery_date: '2026-03-05',
+      master_tracking_number: null,
+      package: null,
+    });
     expect(body.events).toEqual(tracker.events);
-    expect(milestones(body)).toEqual({ label_created: '2026-03-02T15:00:00.000Z', picked_up: '~null', in_transit: '~null', out_for_delivery: '~null', delivered: '~2026-03-05T14:00:00.000Z' });
+    expect(milestones(body)).toEqual({
+      label_created: '2026-03-02T15:00:00.000Z',
+      picked_up: '~null',
+      in_transit: '~null',
+      out_for_delivery: '~null',
+      delivered: '~2026-03-05T14:00:00.000Z',
+    });
     // Spaces and lower case are read as the tracker's own read takes them.
     expect((await tracking(t, ` ${number.slice(0, 10)} ${number.slice(10)}`)).json().tracker_id).toBe(tracker.id);
 
@@ -121,14 +191,27 @@ describe('a tracker\'s number in the tracking reads (GET /v1/tracking/:number, p
     const done = (await tracking(t, number)).json();
     expect(done).toMatchObject({ status: 'delivered', status_detail: 'delivered' });
     expect(done.events[0]).toMatchObject({ status: 'delivered', occurred_at: '2026-03-05T14:00:00.000Z' });
-    expect(milestones(done)).toEqual({ label_created: '2026-03-02T15:00:00.000Z', picked_up: '2026-03-02T18:00:00.000Z', in_transit: '2026-03-02T22:00:00.000Z', out_for_delivery: '2026-03-05T08:00:00.000Z', delivered: '2026-03-05T14:00:00.000Z' });
+    expect(milestones(done)).toEqual({
+      label_created: '2026-03-02T15:00:00.000Z',
+      picked_up: '2026-03-02T18:00:00.000Z',
+      in_transit: '2026-03-02T22:00:00.000Z',
+      out_for_delivery: '2026-03-05T08:00:00.000Z',
+      delivered: '2026-03-05T14:00:00.000Z',
+    });
     // The read moved the tracker as its own read does: one tracking.updated for the change.
     expect((await get(t, tracker.id)).json()).toMatchObject({ status: 'delivered', events: done.events });
     expect((await updates(t)).map((e) => (e.data as { status: string }).status)).toEqual(['delivered']);
 
     const pub = await app.inject({ method: 'GET', url: `/api/public/track/${number}` });
     expect(pub.statusCode, pub.body).toBe(200);
-    expect(pub.json()).toMatchObject({ tracking_number: number, carrier: 'usps', status: 'delivered', master_tracking_number: null, package: null, timeline: done.timeline });
+    expect(pub.json()).toMatchObject({
+      tracking_number: number,
+      carrier: 'usps',
+      status: 'delivered',
+      master_tracking_number: null,
+      package: null,
+      timeline: done.timeline,
+    });
     expect(pub.json()).not.toHaveProperty('tracker_id');
   });
 
@@ -157,8 +240,18 @@ describe('a tracker\'s number in the tracking reads (GET /v1/tracking/:number, p
     await get(t, tracker.id);
     const row = await app.deps.db.selectFrom('trackers').select('events').where('id', '=', tracker.id).executeTakeFirstOrThrow();
     const old = row.events.map(({ milestone: _m, ...e }) => e);
-    await app.deps.db.updateTable('trackers').set({ events: JSON.stringify(old) }).where('id', '=', tracker.id).execute();
-    expect(milestones((await tracking(t, number)).json())).toEqual({ label_created: '2026-03-02T15:00:00.000Z', picked_up: '2026-03-02T18:00:00.000Z', in_transit: '2026-03-02T22:00:00.000Z', out_for_delivery: '2026-03-05T08:00:00.000Z', delivered: '2026-03-05T14:00:00.000Z' });
+    await app.deps.db
+      .updateTable('trackers')
+      .set({ events: JSON.stringify(old) })
+      .where('id', '=', tracker.id)
+      .execute();
+    expect(milestones((await tracking(t, number)).json())).toEqual({
+      label_created: '2026-03-02T15:00:00.000Z',
+      picked_up: '2026-03-02T18:00:00.000Z',
+      in_transit: '2026-03-02T22:00:00.000Z',
+      out_for_delivery: '2026-03-05T08:00:00.000Z',
+      delivered: '2026-03-05T14:00:00.000Z',
+    });
   });
 });
 
@@ -179,7 +272,7 @@ describe('errors', () => {
     expect((await create(t, { carrier: 'ups' })).statusCode).toBe(400);
   });
 
-  it('tenancy: another workspace\'s tracker is 404 (read, delete) and absent from its list; test and live are apart', async () => {
+  it("tenancy: another workspace's tracker is 404 (read, delete) and absent from its list; test and live are apart", async () => {
     const owner = await createTenant(app);
     const tracker = (await create(owner, { carrier: 'ups', tracking_number: UPS_NUMBER })).json();
     await expectV1AuthMatrix(app, { method: 'GET', url: `/v1/trackers/${tracker.id}` }, { owner, otherWorkspaceResource: true });
@@ -192,10 +285,21 @@ describe('errors', () => {
 });
 
 describe('through a UPS api account', () => {
-  it('the carrier\'s tracking API answers: a foreign label already delivered, asked once at creation and on the poll schedule', async () => {
+  it("the carrier's tracking API answers: a foreign label already delivered, asked once at creation and on the poll schedule", async () => {
     setClock('2026-03-06T15:00:00.000Z');
     const t = await createTenant(app);
-    const account = await app.inject({ method: 'POST', url: '/v1/carrier-accounts', headers: t.headers, payload: { carrier: 'ups', driver: 'api', account_number: 'A1B2C3', base_url: ups.url, credentials: { client_id: 'fake-client-id', client_secret: UPS_SECRET } } });
+    const account = await app.inject({
+      method: 'POST',
+      url: '/v1/carrier-accounts',
+      headers: t.headers,
+      payload: {
+        carrier: 'ups',
+        driver: 'api',
+        account_number: 'A1B2C3',
+        base_url: ups.url,
+        credentials: { client_id: 'fake-client-id', client_secret: UPS_SECRET },
+      },
+    });
     expect(account.statusCode, account.body).toBe(201);
     const before = ups.count('track');
     const res = await create(t, { carrier: 'ups', tracking_number: UPS_NUMBER, carrier_account_id: account.json().id });
@@ -218,7 +322,18 @@ describe('through a UPS api account', () => {
   it('400 for an account of another carrier or of another workspace', async () => {
     const t = await createTenant(app);
     const other = await createTenant(app);
-    const account = await app.inject({ method: 'POST', url: '/v1/carrier-accounts', headers: other.headers, payload: { carrier: 'ups', driver: 'api', account_number: 'A1B2C3', base_url: ups.url, credentials: { client_id: 'fake-client-id', client_secret: UPS_SECRET } } });
+    const account = await app.inject({
+      method: 'POST',
+      url: '/v1/carrier-accounts',
+      headers: other.headers,
+      payload: {
+        carrier: 'ups',
+        driver: 'api',
+        account_number: 'A1B2C3',
+        base_url: ups.url,
+        credentials: { client_id: 'fake-client-id', client_secret: UPS_SECRET },
+      },
+    });
     const res = await create(t, { carrier: 'ups', tracking_number: UPS_NUMBER, carrier_account_id: account.json().id });
     expect(res.statusCode).toBe(400);
     expect(res.json().details[0].field).toBe('carrier_account_id');

@@ -7,7 +7,7 @@ import type { TrackersService } from './trackers.service.js';
 const CREATE_DESCRIPTION =
   'Follows a label bought elsewhere (201; the same carrier and number again answers the existing tracker, 200). ' +
   'The number must be valid for its carrier, check digit included (UPS `1Z…`, USPS IMpb 22 digits, FedEx 12 digits, DHL Express 10 digits), else 400 `validation_failed` on `tracking_number`. ' +
-  'With `carrier_account_id` (an api account of the carrier) the carrier\'s tracking API answers; without it the carrier\'s simulation plays a journey from now. ' +
+  "With `carrier_account_id` (an api account of the carrier) the carrier's tracking API answers; without it the carrier's simulation plays a journey from now. " +
   'Each change of status sends `tracking.updated` with `tracker_id` and the tracker. Send an Idempotency-Key to make retries safe.';
 
 /** Trackers, mounted under /v1 (API key) and /api/admin (the dashboard's Trackers page). */
@@ -48,7 +48,14 @@ export async function trackersRoutes(app: App, opts: { surface: 'v1' | 'admin'; 
     handler: async (request) => trackers.list(serviceContext(request), request.query),
   });
   app.get('/trackers/:id', {
-    schema: { operationId: op('getTracker'), summary: 'Read a tracker and its events', tags, security, params: TrackerIdParams, response: { 200: Tracker, ...errorResponses(...auth, 404) } },
+    schema: {
+      operationId: op('getTracker'),
+      summary: 'Read a tracker and its events',
+      tags,
+      security,
+      params: TrackerIdParams,
+      response: { 200: Tracker, ...errorResponses(...auth, 404) },
+    },
     handler: async (request) => trackers.get(serviceContext(request), request.params.id),
   });
   app.delete('/trackers/:id', {

@@ -59,7 +59,8 @@ export class TrackersService {
   /** 201 with a new tracker, or the scope's existing tracker of that number (`created: false`). */
   async create(ctx: ServiceContext, input: CreateTrackerInput): Promise<{ tracker: Tracker; created: boolean }> {
     const carrier = this.deps.carriers.get(input.carrier);
-    if (!carrier) throw validationError([{ field: 'carrier', message: `is not a carrier of this service (${this.deps.carriers.carriers.map((c) => c.slug).join(', ')})` }]);
+    if (!carrier)
+      throw validationError([{ field: 'carrier', message: `is not a carrier of this service (${this.deps.carriers.carriers.map((c) => c.slug).join(', ')})` }]);
     const trackingNumber = normalizeTrackingNumber(input.tracking_number);
     if (!carrier.isValidTrackingNumber(trackingNumber)) {
       throw validationError([{ field: 'tracking_number', message: `is not a valid ${carrier.name} tracking number (its format or check digit is wrong)` }]);
@@ -72,7 +73,8 @@ export class TrackersService {
 
     const now = this.deps.now();
     const inProcess = this.gateway.inProcessTarget({ carrier: carrier.slug, carrier_driver: driver, carrier_account_id: null }) !== undefined;
-    const sandbox = ctx.environment === 'test' && inProcess ? { time_scale: parseTimeScale(await this.settings.get(TIME_SCALE_SETTING)), scenario: 'normal' as const } : null;
+    const sandbox =
+      ctx.environment === 'test' && inProcess ? { time_scale: parseTimeScale(await this.settings.get(TIME_SCALE_SETTING)), scenario: 'normal' as const } : null;
     const service = carrier.services.find((s) => s.domestic) ?? carrier.services[0]!;
     const base = {
       id: newId('tracking'),
@@ -117,7 +119,11 @@ export class TrackersService {
   }
 
   async list(scope: Scope, filter: TrackerListFilter): Promise<Page<Tracker>> {
-    const q = repo.trackersQuery(this.deps.db, scope, { status: filter.status, carrier: filter.carrier, tracking_number: filter.tracking_number === undefined ? undefined : normalizeTrackingNumber(filter.tracking_number) });
+    const q = repo.trackersQuery(this.deps.db, scope, {
+      status: filter.status,
+      carrier: filter.carrier,
+      tracking_number: filter.tracking_number === undefined ? undefined : normalizeTrackingNumber(filter.tracking_number),
+    });
     const page = await paginate(q, { limit: filter.limit, cursor: filter.cursor });
     const rows = await Promise.all(page.data.map((r) => this.refresh(r)));
     return { ...page, data: rows.map(toTracker) };
@@ -225,7 +231,12 @@ export class TrackersService {
    * gateway's), asked outside any transaction. A simulated driver plays a journey that began
    * when the tracker was made; a real carrier reads the number alone.
    */
-  private async ask(scope: Scope, row: Pick<TrackerRow, 'carrier' | 'carrier_driver' | 'carrier_account_id' | 'tracking_number' | 'service_code' | 'created_at' | 'sandbox' | 'status'>, now: Date, requestId?: string): Promise<Journey> {
+  private async ask(
+    scope: Scope,
+    row: Pick<TrackerRow, 'carrier' | 'carrier_driver' | 'carrier_account_id' | 'tracking_number' | 'service_code' | 'created_at' | 'sandbox' | 'status'>,
+    now: Date,
+    requestId?: string,
+  ): Promise<Journey> {
     const carrier = this.deps.carriers.get(row.carrier);
     const target = await this.gateway.targetOf(scope, row);
     if (!carrier?.capabilities.track || !target) return { status: row.status, events: [], estimated_delivery_at: null, next_check_at: null };
@@ -243,10 +254,15 @@ export class TrackersService {
       }),
     );
     const estimated = scans.estimated_delivery_date ? `${scans.estimated_delivery_date}T23:59:59.000Z` : null;
-    const deliveredAt = scans.delivered_at ?? scans.events.find((e) => e.status === 'delivered')?.occurred_at ?? scans.expected_milestones?.delivered ?? estimated;
+    const deliveredAt =
+      scans.delivered_at ?? scans.events.find((e) => e.status === 'delivered')?.occurred_at ?? scans.expected_milestones?.delivered ?? estimated;
     // A driver that knows its next scan says when; else the poll schedule.
     const next =
-      scans.next_event_at === undefined ? await this.nextApiCheck(scans.status, row.created_at, now) : scans.status === 'delivered' || scans.next_event_at === null ? null : new Date(scans.next_event_at);
+      scans.next_event_at === undefined
+        ? await this.nextApiCheck(scans.status, row.created_at, now)
+        : scans.status === 'delivered' || scans.next_event_at === null
+          ? null
+          : new Date(scans.next_event_at);
     return { status: scans.status, events: scans.events, estimated_delivery_at: deliveredAt, next_check_at: next };
   }
 
@@ -287,7 +303,12 @@ function merge(kept: readonly TrackerEventRecord[], reported: readonly TrackingE
       status_detail: e.status_detail,
       milestone: e.milestone ?? null,
       description: e.description,
-      location: { city: e.location.city ?? null, state: e.location.state ?? null, postal_code: e.location.postal_code ?? null, country: e.location.country ?? null },
+      location: {
+        city: e.location.city ?? null,
+        state: e.location.state ?? null,
+        postal_code: e.location.postal_code ?? null,
+        country: e.location.country ?? null,
+      },
       carrier_status_code: e.carrier_status_code,
     });
   }

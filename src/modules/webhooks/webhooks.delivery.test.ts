@@ -142,13 +142,20 @@ describe('a delivery and its attempts are read as of one moment', () => {
       const delivered = () => webhookDispatcher(app.deps).runBatch();
       const service = new WebhooksService({ ...app.deps, db: dbRecordingBetweenReads(app.deps.db, delivered) });
       const seen =
-        read === 'get' ? await service.getDelivery(scope, queued.id) : (await service.listEndpointDeliveries(scope, id, { limit: 100 })).data.find((d) => d.id === queued.id)!;
+        read === 'get'
+          ? await service.getDelivery(scope, queued.id)
+          : (await service.listEndpointDeliveries(scope, id, { limit: 100 })).data.find((d) => d.id === queued.id)!;
       // The recording happened between the two reads (the delivery is delivered now)…
       const now = (await app.inject({ method: 'GET', url: `/v1/webhook-deliveries/${queued.id}`, headers: t.headers })).json();
       expect(now).toMatchObject({ status: 'delivered', attempt_count: 1 });
       expect(now.attempts).toHaveLength(1);
       // …and the reader saw the delivery as it was before it: pending, with no attempt.
-      expect({ read, status: seen.status, attempts: seen.attempts.length, attempt_count: seen.attempt_count }).toEqual({ read, status: 'pending', attempts: 0, attempt_count: 0 });
+      expect({ read, status: seen.status, attempts: seen.attempts.length, attempt_count: seen.attempt_count }).toEqual({
+        read,
+        status: 'pending',
+        attempts: 0,
+        attempt_count: 0,
+      });
     }
   });
 });

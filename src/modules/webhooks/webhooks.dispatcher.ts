@@ -170,7 +170,8 @@ export class WebhookDispatcher {
     const number = d.attempt_count + 1;
     const ok = r.statusCode !== null && r.statusCode >= 200 && r.statusCode < 300;
     const gone = r.statusCode === 410;
-    const error = r.error ?? (r.statusCode !== null && r.statusCode >= 300 && r.statusCode < 400 ? `redirect: ${r.statusCode} answered; redirects are not followed` : null);
+    const error =
+      r.error ?? (r.statusCode !== null && r.statusCode >= 300 && r.statusCode < 400 ? `redirect: ${r.statusCode} answered; redirects are not followed` : null);
     const limit = d.attempt_limit ?? maxAttempts;
     const status: AttemptOutcome['status'] = ok ? 'delivered' : gone || number >= limit ? 'dead' : 'failed';
     let retry: number | null = null;

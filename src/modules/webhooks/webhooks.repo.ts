@@ -10,7 +10,21 @@ import './webhooks.tables.js';
 
 // ── endpoints ────────────────────────────────────────────────────────────────────────────────
 
-export async function insertEndpoint(executor: Executor, row: Omit<EndpointRow, 'created_at' | 'updated_at' | 'enabled' | 'disabled_at' | 'disabled_reason' | 'failing_since' | 'previous_secret_sealed' | 'previous_secret_expires_at' | 'secret_rotated_at'>): Promise<EndpointRow> {
+export async function insertEndpoint(
+  executor: Executor,
+  row: Omit<
+    EndpointRow,
+    | 'created_at'
+    | 'updated_at'
+    | 'enabled'
+    | 'disabled_at'
+    | 'disabled_reason'
+    | 'failing_since'
+    | 'previous_secret_sealed'
+    | 'previous_secret_expires_at'
+    | 'secret_rotated_at'
+  >,
+): Promise<EndpointRow> {
   return executor.insertInto('webhook_endpoints').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
@@ -52,12 +66,7 @@ export async function findSubscribedEndpointIds(executor: Executor, scope: Scope
 }
 
 /** New deliveries, due now (database clock). */
-export async function insertDeliveries(
-  executor: Executor,
-  scope: Scope,
-  event: { id: string; type: string },
-  endpointIds: string[],
-): Promise<string[]> {
+export async function insertDeliveries(executor: Executor, scope: Scope, event: { id: string; type: string }, endpointIds: string[]): Promise<string[]> {
   if (endpointIds.length === 0) return [];
   const rows = endpointIds.map((endpointId) => ({
     id: newId('delivery'),
@@ -69,7 +78,10 @@ export async function insertDeliveries(
     status: 'pending' as const,
     next_attempt_at: sql<Date>`now()`,
   }));
-  await executor.insertInto('webhook_deliveries').values(rows as never).execute();
+  await executor
+    .insertInto('webhook_deliveries')
+    .values(rows as never)
+    .execute();
   return rows.map((r) => r.id);
 }
 

@@ -46,14 +46,22 @@ const sendTest = async (id: string, headers = t.headers) => {
   return res.json() as { id: string; status: string };
 };
 const waitStatus = (deliveryId: string, status: string, timeoutMs = 20_000) =>
-  eventually(async () => {
-    const d = await getDelivery(deliveryId);
-    return d.status === status ? d : undefined;
-  }, `delivery ${deliveryId} ${status}`, timeoutMs);
+  eventually(
+    async () => {
+      const d = await getDelivery(deliveryId);
+      return d.status === status ? d : undefined;
+    },
+    `delivery ${deliveryId} ${status}`,
+    timeoutMs,
+  );
 
 describe('endpoint registry', () => {
   it('creates an endpoint with a whsec_ secret shown once, lists, reads, patches and deletes it', async () => {
-    const created = await createEndpoint(t.headers, { url: receiver.url('/crud'), events: ['shipment.label_purchased', 'tracking.updated'], description: 'main' });
+    const created = await createEndpoint(t.headers, {
+      url: receiver.url('/crud'),
+      events: ['shipment.label_purchased', 'tracking.updated'],
+      description: 'main',
+    });
     expect(created.id).toMatch(/^whk_/);
     expect(created.secret).toMatch(/^whsec_[0-9A-Za-z]{43}$/);
     expect(created.enabled).toBe(true);
@@ -71,7 +79,12 @@ describe('endpoint registry', () => {
     const row = await app.deps.db.selectFrom('webhook_endpoints').selectAll().where('id', '=', created.id).executeTakeFirstOrThrow();
     expect(row.secret_sealed).not.toContain(created.secret);
 
-    const patched = await app.inject({ method: 'PATCH', url: `/v1/webhooks/${created.id}`, headers: t.headers, payload: { events: ['batch.completed'], enabled: false } });
+    const patched = await app.inject({
+      method: 'PATCH',
+      url: `/v1/webhooks/${created.id}`,
+      headers: t.headers,
+      payload: { events: ['batch.completed'], enabled: false },
+    });
     expect(patched.statusCode, patched.body).toBe(200);
     expect(patched.json()).toMatchObject({ events: ['batch.completed'], enabled: false });
     const enabled = await app.inject({ method: 'PATCH', url: `/v1/webhooks/${created.id}`, headers: t.headers, payload: { enabled: true } });
@@ -101,7 +114,12 @@ describe('endpoint registry', () => {
     }
     const live = await app.inject({ method: 'POST', url: '/v1/webhooks', headers: t.liveHeaders, payload: { url: 'https://example.com/hook', events: ['*'] } });
     expect(live.statusCode, live.body).toBe(201);
-    const patch = await app.inject({ method: 'PATCH', url: `/v1/webhooks/${live.json().id}`, headers: t.liveHeaders, payload: { url: 'http://example.com/hook' } });
+    const patch = await app.inject({
+      method: 'PATCH',
+      url: `/v1/webhooks/${live.json().id}`,
+      headers: t.liveHeaders,
+      payload: { url: 'http://example.com/hook' },
+    });
     expect(patch.statusCode).toBe(400);
   });
 
@@ -160,7 +178,9 @@ describe('deliveries', () => {
         throw new Error('rollback');
       })
       .catch(() => {});
-    const event = await app.deps.db.transaction().execute((trx) => recordEvent(trx, { workspaceId: a.workspaceId, environment: 'test' }, 'tracking.updated', { n: 1 }));
+    const event = await app.deps.db
+      .transaction()
+      .execute((trx) => recordEvent(trx, { workspaceId: a.workspaceId, environment: 'test' }, 'tracking.updated', { n: 1 }));
 
     const req = await eventually(async () => receiver.at('/fan-a')[0], 'delivery to A');
     expect(JSON.parse(req.body)).toMatchObject({ id: event.id, type: 'tracking.updated', data: { n: 1 } });

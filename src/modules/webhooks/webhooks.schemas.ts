@@ -33,7 +33,7 @@ export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'dead'] as c
 
 const EventTypeSchema = Type.Union([...WEBHOOK_EVENT_TYPES.map((t) => Type.Literal(t)), Type.Literal('*')], {
   description:
-    'An event type, or `*` for every type. shipment.refund_updated: each change of a voided label\'s refund, data `{refund: {id, shipment_id, tracking_number, carrier, status, amount, requested_at, decided_at, reason}, shipment_id, order_id, tracking_number, carrier}`.',
+    "An event type, or `*` for every type. shipment.refund_updated: each change of a voided label's refund, data `{refund: {id, shipment_id, tracking_number, carrier, status, amount, requested_at, decided_at, reason}, shipment_id, order_id, tracking_number, carrier}`.",
 });
 const EventsSchema = Type.Array(EventTypeSchema, { minItems: 1, maxItems: 20, uniqueItems: true });
 const UrlSchema = Type.String({
@@ -51,7 +51,9 @@ export const WebhookEndpointSchema = Type.Object(
     description: orNull(Type.String()),
     events: Type.Array(Type.String()),
     enabled: Type.Boolean(),
-    disabled_reason: orNull(Type.String({ description: 'Why the service disabled it (a 410 from the receiver, 3 days of failures); PATCH enabled:true re-enables.' })),
+    disabled_reason: orNull(
+      Type.String({ description: 'Why the service disabled it (a 410 from the receiver, 3 days of failures); PATCH enabled:true re-enables.' }),
+    ),
     disabled_at: orNull(Timestamp),
     environment: Type.Union([Type.Literal('test'), Type.Literal('live')]),
     secret_rotated_at: orNull(Timestamp),
@@ -88,9 +90,12 @@ export const DeliverySchema = Type.Object(
     webhook_id: Type.String(),
     event_id: Type.String(),
     event_type: Type.String(),
-    status: Type.Union(DELIVERY_STATUSES.map((s) => Type.Literal(s)), {
-      description: 'pending: not attempted yet (or requeued); failed: the last attempt failed and a retry is scheduled; delivered; dead: no retry left.',
-    }),
+    status: Type.Union(
+      DELIVERY_STATUSES.map((s) => Type.Literal(s)),
+      {
+        description: 'pending: not attempted yet (or requeued); failed: the last attempt failed and a retry is scheduled; delivered; dead: no retry left.',
+      },
+    ),
     attempt_count: Type.Integer(),
     next_attempt_at: orNull(Timestamp),
     last_attempt_at: orNull(Timestamp),

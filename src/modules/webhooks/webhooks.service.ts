@@ -128,7 +128,8 @@ export class WebhooksService {
       if (input.events !== undefined) changes.events = [...new Set(input.events)];
       if (input.description !== undefined) changes.description = input.description;
       if (input.enabled === true && !before.enabled) Object.assign(changes, { enabled: true, disabled_reason: null, disabled_at: null, failing_since: null });
-      if (input.enabled === false && before.enabled) Object.assign(changes, { enabled: false, disabled_reason: 'Disabled by the user.', disabled_at: sql`now()` });
+      if (input.enabled === false && before.enabled)
+        Object.assign(changes, { enabled: false, disabled_reason: 'Disabled by the user.', disabled_at: sql`now()` });
       const row = (await updateEndpoint(trx, ctx, id, changes))!;
       // Deliveries that waited while it was disabled are due again: wake the dispatcher.
       if (changes.enabled === true) await sendKick(this.#deps, trx, {});
@@ -148,7 +149,13 @@ export class WebhooksService {
   async deleteEndpoint(ctx: ServiceContext, id: string): Promise<void> {
     await this.#deps.db.transaction().execute(async (trx) => {
       if (!(await deleteEndpoint(trx, ctx, id))) throw notFound('webhook endpoint');
-      await writeAudit(trx, ctx.actor, ctx, { action: 'webhook.deleted', targetType: 'webhook', targetId: id, workspaceId: ctx.workspaceId, environment: ctx.environment });
+      await writeAudit(trx, ctx.actor, ctx, {
+        action: 'webhook.deleted',
+        targetType: 'webhook',
+        targetId: id,
+        workspaceId: ctx.workspaceId,
+        environment: ctx.environment,
+      });
     });
   }
 
@@ -226,14 +233,23 @@ export class WebhooksService {
       if (!endpoint?.enabled) throw endpointDisabled('The endpoint is disabled: enable it (PATCH enabled:true) first.');
       const row = (await requeueDelivery(trx, ctx, id))!;
       await sendKick(this.#deps, trx, { workspace_id: ctx.workspaceId, environment: ctx.environment, event_id: row.event_id });
-      await writeAudit(trx, ctx.actor, ctx, { action: 'webhook_delivery.retried', targetType: 'webhook_delivery', targetId: id, workspaceId: ctx.workspaceId, environment: ctx.environment });
+      await writeAudit(trx, ctx.actor, ctx, {
+        action: 'webhook_delivery.retried',
+        targetType: 'webhook_delivery',
+        targetId: id,
+        workspaceId: ctx.workspaceId,
+        environment: ctx.environment,
+      });
       const attempts = await attemptsByDelivery(trx, [id]);
       return toDelivery(row, attempts.get(id) ?? []);
     });
   }
 
   async #withAttempts(page: Page<DeliveryRow>): Promise<Page<Delivery>> {
-    const attempts = await attemptsByDelivery(this.#deps.db, page.data.map((d) => d.id));
+    const attempts = await attemptsByDelivery(
+      this.#deps.db,
+      page.data.map((d) => d.id),
+    );
     return { ...page, data: page.data.map((d) => toDelivery(d, attempts.get(d.id) ?? [])) };
   }
 }

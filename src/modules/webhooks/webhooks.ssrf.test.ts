@@ -45,7 +45,27 @@ afterAll(async () => {
 
 describe('SSRF protection (private targets not allowed)', () => {
   it('classifies addresses', () => {
-    for (const a of ['127.0.0.1', '127.8.9.1', '10.0.0.1', '172.16.3.4', '192.168.1.1', '169.254.169.254', '0.0.0.0', '100.64.0.1', '224.0.0.1', '255.255.255.255', '::1', '::', '::ffff:127.0.0.1', '::ffff:7f00:1', 'fe80::1', 'fc00::1', 'fd12::1', 'ff02::1', '64:ff9b::a00:1']) {
+    for (const a of [
+      '127.0.0.1',
+      '127.8.9.1',
+      '10.0.0.1',
+      '172.16.3.4',
+      '192.168.1.1',
+      '169.254.169.254',
+      '0.0.0.0',
+      '100.64.0.1',
+      '224.0.0.1',
+      '255.255.255.255',
+      '::1',
+      '::',
+      '::ffff:127.0.0.1',
+      '::ffff:7f00:1',
+      'fe80::1',
+      'fc00::1',
+      'fd12::1',
+      'ff02::1',
+      '64:ff9b::a00:1',
+    ]) {
       expect(isForbiddenAddress(a), a).toBe(true);
     }
   });
@@ -97,8 +117,21 @@ describe('SSRF protection (private targets not allowed)', () => {
   });
 
   it('refuses at connect time a name that resolves to a forbidden address, and records why', async () => {
-    for (const host of ['loopback.example.test', 'v6-loopback.example.test', 'mapped.example.test', 'private.example.test', 'metadata.example.test', '6to4.example.test', 'teredo.example.test']) {
-      const created = await app.inject({ method: 'POST', url: '/v1/webhooks', headers: t.headers, payload: { url: `http://${host}:${receiver.port}/ssrf`, events: ['*'] } });
+    for (const host of [
+      'loopback.example.test',
+      'v6-loopback.example.test',
+      'mapped.example.test',
+      'private.example.test',
+      'metadata.example.test',
+      '6to4.example.test',
+      'teredo.example.test',
+    ]) {
+      const created = await app.inject({
+        method: 'POST',
+        url: '/v1/webhooks',
+        headers: t.headers,
+        payload: { url: `http://${host}:${receiver.port}/ssrf`, events: ['*'] },
+      });
       expect(created.statusCode, created.body).toBe(201);
       const queued = await app.inject({ method: 'POST', url: `/v1/webhooks/${created.json().id}/test`, headers: t.headers });
       const id = queued.json().id as string;

@@ -47,7 +47,13 @@ export class WebhookTransport {
     this.#allowPrivate = options.allowPrivateTargets;
     this.#timeoutMs = options.timeoutMs ?? ATTEMPT_TIMEOUT_MS;
     const lookup = this.#allowPrivate ? options.lookup : guardedLookup(options.lookup);
-    const agentOptions = { keepAlive: true, maxSockets: options.maxSocketsPerReceiver ?? 32, maxFreeSockets: 32, scheduling: 'lifo' as const, ...(lookup ? { lookup } : {}) };
+    const agentOptions = {
+      keepAlive: true,
+      maxSockets: options.maxSocketsPerReceiver ?? 32,
+      maxFreeSockets: 32,
+      scheduling: 'lifo' as const,
+      ...(lookup ? { lookup } : {}),
+    };
     this.#http = new http.Agent(agentOptions);
     this.#https = new https.Agent(agentOptions);
   }

@@ -82,9 +82,11 @@ export class RedisCounterStore implements CounterStore {
   }
 
   async take(key: string, capacity: number, windowMs: number): Promise<TakeResult> {
-    const [allowed, tokensText] = (await (this.redis as unknown as {
-      shipTake(k: string, cap: number, win: number, now: number): Promise<[number, string]>;
-    }).shipTake(this.prefix + 'b:' + key, capacity, windowMs, Date.now())) as [number, string];
+    const [allowed, tokensText] = (await (
+      this.redis as unknown as {
+        shipTake(k: string, cap: number, win: number, now: number): Promise<[number, string]>;
+      }
+    ).shipTake(this.prefix + 'b:' + key, capacity, windowMs, Date.now())) as [number, string];
     const tokens = Number(tokensText);
     const perMs = capacity / windowMs;
     return {

@@ -46,15 +46,12 @@ export class FailOpenCounterStore implements CounterStore {
         fail(err);
         return;
       }
-      pending.then(
-        (value) => {
-          if (settled) return;
-          settled = true;
-          clearTimeout(timer);
-          resolve(value);
-        },
-        fail,
-      );
+      pending.then((value) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        resolve(value);
+      }, fail);
     });
   }
 

@@ -120,11 +120,7 @@ class PostgresBus extends LocalBus {
   }
 }
 
-export async function createInvalidationBus(opts: {
-  connectionString?: string;
-  db: Executor;
-  onError: (err: unknown) => void;
-}): Promise<InvalidationBus> {
+export async function createInvalidationBus(opts: { connectionString?: string; db: Executor; onError: (err: unknown) => void }): Promise<InvalidationBus> {
   if (!opts.connectionString) return new LocalBus();
   const bus = new PostgresBus(opts.connectionString, opts.db, opts.onError);
   await bus.connect();

@@ -137,7 +137,8 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
       ? reopenOnPanic(first, {
           open: () => openInstance(),
           probe: () => probeStorage({ dataDir: options.dataDir }),
-          onPanic: (err) => process.emitWarning(`the embedded database hit a PANIC (${(err as Error).message}); it is reopened once the data directory takes writes`),
+          onPanic: (err) =>
+            process.emitWarning(`the embedded database hit a PANIC (${(err as Error).message}); it is reopened once the data directory takes writes`),
           onReopened: () => process.emitWarning('the embedded database was reopened after a PANIC'),
         })
       : undefined;
@@ -192,6 +193,9 @@ export async function probeStorage(handle: Pick<DatabaseHandle, 'dataDir'>): Pro
     await writeFile(probe, 'ok');
     await rm(probe, { force: true });
   } catch (err) {
-    throw Object.assign(new Error(`the data directory does not take writes (${(err as NodeJS.ErrnoException).code ?? 'error'})`), { code: '58030', cause: err });
+    throw Object.assign(new Error(`the data directory does not take writes (${(err as NodeJS.ErrnoException).code ?? 'error'})`), {
+      code: '58030',
+      cause: err,
+    });
   }
 }

@@ -63,7 +63,11 @@ export async function snapshotPGlite(db: Kysely<Tables>, pglite: PGlite, probeSt
  * Answers `backup` on the control socket until closed. Call only while holding the data dir
  * lock: a socket file left by a process that died is removed first.
  */
-export async function serveBackups(dataDir: string, snapshot: () => Promise<Uint8Array>, log: (message: string, err?: unknown) => void = () => {}): Promise<() => Promise<void>> {
+export async function serveBackups(
+  dataDir: string,
+  snapshot: () => Promise<Uint8Array>,
+  log: (message: string, err?: unknown) => void = () => {},
+): Promise<() => Promise<void>> {
   const socketPath = controlSocketPath(dataDir);
   rmSync(socketPath, { force: true });
   const server: Server = createServer((socket) => {
@@ -195,7 +199,13 @@ export async function restorePGlite(dataDir: string, tarball: Uint8Array): Promi
   const live = path.join(dataDir, 'pgdata');
   let previous: string | undefined;
   if (existsSync(live)) {
-    previous = path.join(dataDir, `pgdata.before-restore-${new Date().toISOString().replaceAll(':', '-').replace(/\.\d+Z$/, 'Z')}`);
+    previous = path.join(
+      dataDir,
+      `pgdata.before-restore-${new Date()
+        .toISOString()
+        .replaceAll(':', '-')
+        .replace(/\.\d+Z$/, 'Z')}`,
+    );
     renameSync(live, previous);
   }
   renameSync(scratch, live);

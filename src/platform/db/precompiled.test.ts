@@ -27,7 +27,9 @@ describe('precompiled', () => {
   beforeAll(async () => {
     handle = await openTestDatabase();
     await sql`create table precompiled_scratch (ws text, env text, id text, note text)`.execute(handle.db);
-    await sql`insert into precompiled_scratch values ('w1', 'test', 'a', 'w1 test a'), ('w1', 'live', 'a', 'w1 live a'), ('w2', 'test', 'a', 'w2 test a')`.execute(handle.db);
+    await sql`insert into precompiled_scratch values ('w1', 'test', 'a', 'w1 test a'), ('w1', 'live', 'a', 'w1 live a'), ('w2', 'test', 'a', 'w2 test a')`.execute(
+      handle.db,
+    );
   });
   afterAll(async () => handle?.close());
 
@@ -53,9 +55,17 @@ describe('precompiled', () => {
 
   it('runs as a named prepared statement on PostgreSQL, still answering per call', async () => {
     if (handle.engine !== 'postgres') return;
-    const named = precompiled(['ws', 'id'], (db, v) => scratch(db).select('note').where('ws', '=', v.ws as string).where('id', '=', v.id as string), {
-      statement: 'precompiled_test.by_ws_id',
-    });
+    const named = precompiled(
+      ['ws', 'id'],
+      (db, v) =>
+        scratch(db)
+          .select('note')
+          .where('ws', '=', v.ws as string)
+          .where('id', '=', v.id as string),
+      {
+        statement: 'precompiled_test.by_ws_id',
+      },
+    );
     await handle.db.transaction().execute(async (trx) => {
       expect((await named(trx, { ws: 'w1', id: 'a' })).map((r) => r.note).sort()).toEqual(['w1 live a', 'w1 test a']);
       expect((await named(trx, { ws: 'w2', id: 'a' })).map((r) => r.note)).toEqual(['w2 test a']);
@@ -65,8 +75,16 @@ describe('precompiled', () => {
   });
 
   describe('as a named prepared statement on the embedded engine', () => {
-    const typed = precompiled(['id', 'n'], (db, v) => (db as unknown as import('kysely').Kysely<{ typed_scratch: { id: string; n: number; at: Date; doc: unknown } }>)
-      .selectFrom('typed_scratch').selectAll().where('id', '=', v.id as string).where('n', '>=', v.n as number), { statement: 'precompiled_test.typed' });
+    const typed = precompiled(
+      ['id', 'n'],
+      (db, v) =>
+        (db as unknown as import('kysely').Kysely<{ typed_scratch: { id: string; n: number; at: Date; doc: unknown } }>)
+          .selectFrom('typed_scratch')
+          .selectAll()
+          .where('id', '=', v.id as string)
+          .where('n', '>=', v.n as number),
+      { statement: 'precompiled_test.typed' },
+    );
     const unnamedRows = (id: string, n: number) => sql`select * from typed_scratch where id = ${id} and n >= ${n}`.execute(handle.db).then((r) => r.rows);
 
     beforeAll(async () => {
@@ -76,7 +94,12 @@ describe('precompiled', () => {
 
     it('answers what an unnamed query answers (dates, JSON, numbers, nulls), prepared once', async () => {
       if (handle.engine !== 'pglite') return;
-      for (const [id, n] of [['a', 0], ['b', 2], ['b', 3]] as const) expect(await typed(handle.db, { id, n })).toEqual(await unnamedRows(id, n));
+      for (const [id, n] of [
+        ['a', 0],
+        ['b', 2],
+        ['b', 3],
+      ] as const)
+        expect(await typed(handle.db, { id, n })).toEqual(await unnamedRows(id, n));
       expect((await typed(handle.db, { id: 'a', n: 1 }))[0]).toMatchObject({ at: new Date('2026-03-02T15:00:00.123Z'), doc: { k: [1, 'x', null] } });
       const { rows } = await sql<{ name: string }>`select name from pg_prepared_statements`.execute(handle.db);
       expect(rows.map((r) => r.name)).toEqual(['precompiled_test.typed']);
@@ -106,7 +129,7 @@ describe('precompiled', () => {
       expect(await read).toEqual([]);
     });
 
-    it('rejects a bad value with PostgreSQL\'s error, and the engine goes on', async () => {
+    it("rejects a bad value with PostgreSQL's error, and the engine goes on", async () => {
       if (handle.engine !== 'pglite') return;
       await expect(typed(handle.db, { id: 'a', n: 'not a number' as unknown as number })).rejects.toMatchObject({ code: '22P02' });
       expect(await typed(handle.db, { id: 'b', n: 0 })).toHaveLength(1);
@@ -114,7 +137,11 @@ describe('precompiled', () => {
   });
 
   it('refuses a builder that does not use every value exactly once as a parameter', async () => {
-    const bad = precompiled(['ws', 'id'], (db, v) => scratch(db).selectAll().where('ws', '=', v.ws as string));
+    const bad = precompiled(['ws', 'id'], (db, v) =>
+      scratch(db)
+        .selectAll()
+        .where('ws', '=', v.ws as string),
+    );
     await expect(bad(handle.db, { ws: 'w1', id: 'a' })).rejects.toThrow(/exactly once/);
   });
 });

@@ -59,7 +59,9 @@ describe('date values a client may send', () => {
   });
 
   it('parseInstant refuses the same values as 400 validation_failed on the field', () => {
-    expect(() => parseInstant('0000-01-01', 'created_after')).toThrow(expect.objectContaining({ code: 'validation_failed', details: [expect.objectContaining({ field: 'created_after' })] }));
+    expect(() => parseInstant('0000-01-01', 'created_after')).toThrow(
+      expect.objectContaining({ code: 'validation_failed', details: [expect.objectContaining({ field: 'created_after' })] }),
+    );
     expect(parseInstant(' 2026-03-01 ', 'from').toISOString()).toBe('2026-03-01T00:00:00.000Z');
   });
 });

@@ -110,7 +110,14 @@ function withBodyChecks(request: FastifyRequest, schemaDetails: ErrorDetail[], c
   return [...schemaDetails, ...more.filter((d) => !schemaDetails.some((s) => related(d.field, s.field) || related(s.field, d.field)))];
 }
 
-export function sendError(reply: FastifyReply, request: FastifyRequest, code: ErrorCode, message: string, details?: unknown, status: number = errorCatalogue[code].status) {
+export function sendError(
+  reply: FastifyReply,
+  request: FastifyRequest,
+  code: ErrorCode,
+  message: string,
+  details?: unknown,
+  status: number = errorCatalogue[code].status,
+) {
   // `details` is always a list: empty when the error has nothing to add.
   const body = { code, message, details: details ?? [], request_id: request.id };
   // Serialised here, not by the route's response schema for that status (GET /health's 503 is
@@ -168,7 +175,9 @@ export function frameworkErrors(err: FastifyError, request: FastifyRequest, repl
   reply.header('x-request-id', request.id);
   if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') return sendError(reply, request, 'not_found', 'No such resource (the id is longer than any id).');
   if (err.code === 'FST_ERR_BAD_URL') {
-    return sendError(reply, request, 'validation_failed', 'The URL is not validly percent-encoded.', [{ field: 'path', message: 'is not a valid URL component' }]);
+    return sendError(reply, request, 'validation_failed', 'The URL is not validly percent-encoded.', [
+      { field: 'path', message: 'is not a valid URL component' },
+    ]);
   }
   request.log.error({ err }, 'router error');
   return sendError(reply, request, 'internal_error', errorCatalogue.internal_error.message);
@@ -182,7 +191,8 @@ export function frameworkErrors(err: FastifyError, request: FastifyRequest, repl
  */
 export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket): void {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
-  const code: ErrorCode = err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 'request_timeout' : err.code === 'HPE_HEADER_OVERFLOW' ? 'request_headers_too_large' : 'bad_request';
+  const code: ErrorCode =
+    err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 'request_timeout' : err.code === 'HPE_HEADER_OVERFLOW' ? 'request_headers_too_large' : 'bad_request';
   const { status, message } = errorCatalogue[code];
   const requestId = `req_${randomUUID().replaceAll('-', '')}`;
   const body = JSON.stringify({ code, message, details: [], request_id: requestId });

@@ -129,27 +129,23 @@ export function registerIdempotency(app: FastifyInstance, db: Db, now: () => Dat
         .executeTakeFirst();
       if (inserted) {
         held.add(heldName(scope.workspaceId, scope.environment, key));
-        request.idempotency = { workspaceId: scope.workspaceId, environment: scope.environment, key, createdAt: at, renew: renewLease(scope.workspaceId, scope.environment, key, at) };
+        request.idempotency = {
+          workspaceId: scope.workspaceId,
+          environment: scope.environment,
+          key,
+          createdAt: at,
+          renew: renewLease(scope.workspaceId, scope.environment, key, at),
+        };
         return false;
       }
-      const row = await db
-        .selectFrom('idempotency_keys')
-        .selectAll()
-        .where(inScope(scope))
-        .where('key', '=', key)
-        .executeTakeFirst();
+      const row = await db.selectFrom('idempotency_keys').selectAll().where(inScope(scope)).where('key', '=', key).executeTakeFirst();
       if (!row) continue; // deleted between the two statements: try to claim it again
       // Expired: a kept response past its 24 h, or a running key whose holder stopped renewing
       // its lease (the process died). Abandoned: on the embedded engine, running and not ours.
       const expired = new Date(row.expires_at).getTime() <= at.getTime();
       const abandoned = row.state === 'running' && options.engine === 'pglite' && !held.has(heldName(scope.workspaceId, scope.environment, key));
       if (expired || abandoned) {
-        await db
-          .deleteFrom('idempotency_keys')
-          .where(inScope(scope))
-          .where('key', '=', key)
-          .where('created_at', '=', row.created_at)
-          .execute();
+        await db.deleteFrom('idempotency_keys').where(inScope(scope)).where('key', '=', key).where('created_at', '=', row.created_at).execute();
         continue;
       }
       if (row.fingerprint !== fp) throw new AppError('idempotency_key_reused');
@@ -165,19 +161,22 @@ export function registerIdempotency(app: FastifyInstance, db: Db, now: () => Dat
 
   /** Pushes the running key's lease forward while its request runs; cleared when it ends. */
   function renewLease(workspaceId: string, environment: string, key: string, createdAt: Date): NodeJS.Timeout {
-    const timer = setInterval(() => {
-      const at = now();
-      if (at.getTime() - createdAt.getTime() > MAX_RUNNING_MS) return clearInterval(timer);
-      db.updateTable('idempotency_keys')
-        .set({ expires_at: new Date(at.getTime() + leaseMs) })
-        .where('workspace_id', '=', workspaceId)
-        .where('environment', '=', environment)
-        .where('key', '=', key)
-        .where('state', '=', 'running')
-        .where('created_at', '=', createdAt)
-        .execute()
-        .catch((err: unknown) => app.log.warn({ err }, 'idempotency key lease not renewed'));
-    }, Math.max(1, Math.floor(leaseMs / 3)));
+    const timer = setInterval(
+      () => {
+        const at = now();
+        if (at.getTime() - createdAt.getTime() > MAX_RUNNING_MS) return clearInterval(timer);
+        db.updateTable('idempotency_keys')
+          .set({ expires_at: new Date(at.getTime() + leaseMs) })
+          .where('workspace_id', '=', workspaceId)
+          .where('environment', '=', environment)
+          .where('key', '=', key)
+          .where('state', '=', 'running')
+          .where('created_at', '=', createdAt)
+          .execute()
+          .catch((err: unknown) => app.log.warn({ err }, 'idempotency key lease not renewed'));
+      },
+      Math.max(1, Math.floor(leaseMs / 3)),
+    );
     return timer.unref();
   }
 

@@ -35,7 +35,9 @@ export function unpairedSurrogateFields(value: unknown, path = ''): Array<{ fiel
   if (Array.isArray(value)) return value.flatMap((v, i) => unpairedSurrogateFields(v, `${path}[${i}]`)).slice(0, 20);
   if (value && typeof value === 'object') {
     return Object.entries(value)
-      .flatMap(([k, v]) => (LONE_SURROGATE.test(k) ? [{ field: path || 'body', message: `keys ${message}` }] : unpairedSurrogateFields(v, path ? `${path}.${k}` : k)))
+      .flatMap(([k, v]) =>
+        LONE_SURROGATE.test(k) ? [{ field: path || 'body', message: `keys ${message}` }] : unpairedSurrogateFields(v, path ? `${path}.${k}` : k),
+      )
       .slice(0, 20);
   }
   return [];

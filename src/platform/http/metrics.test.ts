@@ -21,7 +21,9 @@ describe('request metrics', () => {
     expect(text).toContain('http_request_duration_seconds_bucket{le="+Inf",method="GET",route="/things/:id"} 3');
     expect(text).toContain('http_request_duration_seconds_count{method="GET",route="/things/:id"} 3');
     // Buckets are cumulative: never decreasing, the slow request (≥ 30 ms) only from le=0.025 up.
-    const buckets = [...text.matchAll(/http_request_duration_seconds_bucket\{le="([^"]+)",method="GET",route="\/things\/:id"\} (\d+)/g)].map((m) => [m[1], Number(m[2])] as const);
+    const buckets = [...text.matchAll(/http_request_duration_seconds_bucket\{le="([^"]+)",method="GET",route="\/things\/:id"\} (\d+)/g)].map(
+      (m) => [m[1], Number(m[2])] as const,
+    );
     expect(buckets).toHaveLength(12);
     for (let i = 1; i < buckets.length; i++) expect(buckets[i][1]).toBeGreaterThanOrEqual(buckets[i - 1][1]);
     expect(buckets.find(([le]) => le === '0.025')![1]).toBeLessThanOrEqual(2);

@@ -86,7 +86,14 @@ class RequestTally {
 
   /** A histogram in the shape prom-client's registry reads from its own metrics. */
   latencyMetric(name: string, help: string) {
-    const metric = { name, help, type: 'histogram', aggregator: 'sum', get: async () => ({ ...metric, values: this.latencyValues(name) }), reset: () => this.latency.clear() };
+    const metric = {
+      name,
+      help,
+      type: 'histogram',
+      aggregator: 'sum',
+      get: async () => ({ ...metric, values: this.latencyValues(name) }),
+      reset: () => this.latency.clear(),
+    };
     return metric;
   }
 
@@ -111,7 +118,12 @@ class RequestTally {
  * {carrier,operation}, fed by the carrier HTTP client's metrics hook.
  */
 export function carrierRequestMetrics(registry: Registry) {
-  const total = new Counter({ name: 'carrier_requests_total', help: 'Calls to carrier APIs by outcome', labelNames: ['carrier', 'operation', 'outcome'], registers: [registry] });
+  const total = new Counter({
+    name: 'carrier_requests_total',
+    help: 'Calls to carrier APIs by outcome',
+    labelNames: ['carrier', 'operation', 'outcome'],
+    registers: [registry],
+  });
   const duration = new Histogram({
     name: 'carrier_request_duration_seconds',
     help: 'Duration of calls to carrier APIs',
@@ -131,7 +143,12 @@ export function carrierRequestMetrics(registry: Registry) {
 
 /** `channel_requests_total{platform,operation,outcome}`, fed by the channel HTTP client once per attempt. */
 export function channelRequestMetrics(registry: Registry) {
-  const total = new Counter({ name: 'channel_requests_total', help: 'Calls to store platform APIs by outcome', labelNames: ['platform', 'operation', 'outcome'], registers: [registry] });
+  const total = new Counter({
+    name: 'channel_requests_total',
+    help: 'Calls to store platform APIs by outcome',
+    labelNames: ['platform', 'operation', 'outcome'],
+    registers: [registry],
+  });
   return {
     requestFinished(labels: { platform: string; operation: string; outcome: string }) {
       total.inc(labels);

@@ -70,25 +70,35 @@ type OpenApiObject = {
 const securitySchemes = {
   apiKey: { type: 'http', scheme: 'bearer', description: 'Secret API key sk_test_… / sk_live_… (/v1), with X-Service-Workspace.' },
   workspace: { type: 'apiKey', in: 'header', name: 'X-Service-Workspace', description: 'The workspace id the API key belongs to' },
-  session: { type: 'http', scheme: 'bearer', description: 'Session token from POST /api/auth/login (or the dashboard\'s session cookie): the account\'s own session routes under /api/auth.' },
+  session: {
+    type: 'http',
+    scheme: 'bearer',
+    description: "Session token from POST /api/auth/login (or the dashboard's session cookie): the account's own session routes under /api/auth.",
+  },
   adminSession: {
     type: 'http',
     scheme: 'bearer',
     description:
-      'Session token from POST /api/auth/login of a member of the workspace (/api/admin): it acts on the workspace named by X-Service-Workspace (or the account\'s only one) and the environment named by X-Service-Environment (live by default).',
+      "Session token from POST /api/auth/login of a member of the workspace (/api/admin): it acts on the workspace named by X-Service-Workspace (or the account's only one) and the environment named by X-Service-Environment (live by default).",
   },
-  superAdminSession: { type: 'http', scheme: 'bearer', description: 'Session token from POST /api/auth/login of an account with role super_admin (/api/super-admin).' },
+  superAdminSession: {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'Session token from POST /api/auth/login of an account with role super_admin (/api/super-admin).',
+  },
   ingestKey: { type: 'http', scheme: 'bearer', description: "An integration's ingest key ik_… (/api/integrations)." },
   platformSignature: {
     type: 'apiKey',
     in: 'header',
     name: 'X-Shopify-Hmac-Sha256',
-    description: "A store platform's webhook signature over the raw body (Shopify: base64 HMAC-SHA256 with the app's client secret); the receiver's only credential.",
+    description:
+      "A store platform's webhook signature over the raw body (Shopify: base64 HMAC-SHA256 with the app's client secret); the receiver's only credential.",
   },
   metricsToken: {
     type: 'http',
     scheme: 'bearer',
-    description: 'The operator\'s METRICS_TOKEN (/metrics): required in production (without one set, /metrics answers 404 there) and wherever METRICS_TOKEN is set.',
+    description:
+      "The operator's METRICS_TOKEN (/metrics): required in production (without one set, /metrics answers 404 there) and wherever METRICS_TOKEN is set.",
   },
 } as const;
 
@@ -96,9 +106,12 @@ const authSentences: Array<[scheme: string, sentence: string]> = [
   ['apiKey', 'Authentication: an API key (`Authorization: Bearer sk_…`) and `X-Service-Workspace`.'],
   ['ingestKey', "Authentication: an integration's ingest key (`Authorization: Bearer ik_…`)."],
   ['adminSession', 'Authentication: a session token from `POST /api/auth/login` and `X-Service-Workspace`.'],
-  ['superAdminSession', 'Authentication: a super-admin\'s session token from `POST /api/auth/login`.'],
+  ['superAdminSession', "Authentication: a super-admin's session token from `POST /api/auth/login`."],
   ['session', 'Authentication: a session token from `POST /api/auth/login`.'],
-  ['metricsToken', 'Authentication: `Authorization: Bearer <METRICS_TOKEN>` in production or wherever `METRICS_TOKEN` is set (otherwise open); in production without `METRICS_TOKEN` the route answers 404.'],
+  [
+    'metricsToken',
+    'Authentication: `Authorization: Bearer <METRICS_TOKEN>` in production or wherever `METRICS_TOKEN` is set (otherwise open); in production without `METRICS_TOKEN` the route answers 404.',
+  ],
 ];
 
 /**
@@ -310,7 +323,11 @@ export function lintReady<T extends OpenApiObject>(doc: T): T {
       if (typeof op !== 'object' || op === null || !op.responses) continue;
       op.tags?.forEach((t) => tags.add(t));
       walkRefs([op.parameters, op.requestBody], fromRequests);
-      if (group && !op.responses['429']) op.responses['429'] = { description: 'Rate limited', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' }, example: errorExample('429') } } };
+      if (group && !op.responses['429'])
+        op.responses['429'] = {
+          description: 'Rate limited',
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' }, example: errorExample('429') } },
+        };
       for (const [status, response] of Object.entries(op.responses)) {
         if (group?.headers && /^[24]/.test(status)) {
           response.headers = {

@@ -1,22 +1,10 @@
 import { Type, type TSchema, type Static } from '@sinclair/typebox';
-import type {
-  FastifyInstance,
-  FastifyBaseLogger,
-  RawReplyDefaultExpression,
-  RawRequestDefaultExpression,
-  RawServerDefault,
-} from 'fastify';
+import type { FastifyInstance, FastifyBaseLogger, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { errorCatalogue } from '../errors.js';
 
 /** The Fastify instance type every routes file receives (TypeBox type provider). */
-export type App = FastifyInstance<
-  RawServerDefault,
-  RawRequestDefaultExpression,
-  RawReplyDefaultExpression,
-  FastifyBaseLogger,
-  TypeBoxTypeProvider
->;
+export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
 
 export const ErrorDetailSchema = Type.Object({
   field: Type.String(),

@@ -7,18 +7,24 @@ import { AppError } from '../errors.js';
 import { secretsEqual } from '../crypto.js';
 import { DESCRIPTOR_EXAMPLE, HEALTH_EXAMPLE, HEALTH_UNAVAILABLE_EXAMPLE } from './system.examples.js';
 
-const Descriptor = Type.Object({
-  name: Type.String(),
-  version: Type.String({ pattern: '^\\d+\\.\\d+\\.\\d+' }),
-  status: Type.Literal('running'),
-  endpoints: Type.Record(Type.String(), Type.Any()),
-  documentation: Type.String(),
-}, { examples: [DESCRIPTOR_EXAMPLE] });
+const Descriptor = Type.Object(
+  {
+    name: Type.String(),
+    version: Type.String({ pattern: '^\\d+\\.\\d+\\.\\d+' }),
+    status: Type.Literal('running'),
+    endpoints: Type.Record(Type.String(), Type.Any()),
+    documentation: Type.String(),
+  },
+  { examples: [DESCRIPTOR_EXAMPLE] },
+);
 
-const Health = Type.Object({
-  status: Type.Union([Type.Literal('ok'), Type.Literal('unavailable')]),
-  checks: Type.Record(Type.String(), Type.Object({ status: Type.String(), latency_ms: Type.Optional(Type.Number()) })),
-}, { examples: [HEALTH_EXAMPLE] });
+const Health = Type.Object(
+  {
+    status: Type.Union([Type.Literal('ok'), Type.Literal('unavailable')]),
+    checks: Type.Record(Type.String(), Type.Object({ status: Type.String(), latency_ms: Type.Optional(Type.Number()) })),
+  },
+  { examples: [HEALTH_EXAMPLE] },
+);
 
 /** The groups of the API, for the root descriptor. */
 export const endpointGroups = {
@@ -74,8 +80,13 @@ export async function systemRoutes(app: App, opts: { deps: Deps; registry: Regis
         operationId: url === '/' ? 'getRoot' : 'getApiRoot',
         summary: 'Service descriptor',
         tags: ['system'],
-        description: url === '/' ? 'A browser (`Accept` naming `text/html`) is sent to the dashboard with a 302; any other client gets the JSON descriptor.' : undefined,
-        response: { 200: Descriptor, ...(url === '/' ? { 302: Type.Null({ description: 'To the dashboard (`Location: /dashboard`), for a browser.' }) } : {}), ...errorResponses() },
+        description:
+          url === '/' ? 'A browser (`Accept` naming `text/html`) is sent to the dashboard with a 302; any other client gets the JSON descriptor.' : undefined,
+        response: {
+          200: Descriptor,
+          ...(url === '/' ? { 302: Type.Null({ description: 'To the dashboard (`Location: /dashboard`), for a browser.' }) } : {}),
+          ...errorResponses(),
+        },
       },
       handler: async (request, reply) => {
         if (url === '/' && request.headers.accept?.includes('text/html')) return reply.redirect('/dashboard', 302);
@@ -136,7 +147,8 @@ export async function systemRoutes(app: App, opts: { deps: Deps; registry: Regis
       return;
     }
     const match = /^Bearer (.+)$/i.exec(authorization ?? '');
-    if (!match || !secretsEqual(match[1].trim(), metricsToken)) throw new AppError('unauthorized', 'A valid metrics token is required (Authorization: Bearer <METRICS_TOKEN>).');
+    if (!match || !secretsEqual(match[1].trim(), metricsToken))
+      throw new AppError('unauthorized', 'A valid metrics token is required (Authorization: Bearer <METRICS_TOKEN>).');
   }
 
   app.get('/metrics', {

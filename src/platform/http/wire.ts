@@ -14,10 +14,12 @@ export function parseInstant(value: string, field: string): Date {
   return date;
 }
 
-
 /** A comma-separated filter (`status=a,b`): known values only, else 400 naming the field. */
 export function parseList<T extends string>(value: string, allowed: readonly T[], field: string): T[] {
-  const parts = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const parts = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (parts.length === 0 || parts.some((s) => !(allowed as readonly string[]).includes(s))) {
     throw validationError([{ field, message: `must be one or more of ${allowed.join(', ')} (comma-separated)` }]);
   }

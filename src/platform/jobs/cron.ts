@@ -67,10 +67,7 @@ export function parseCron(expression: string): CronSchedule {
   };
 
   const matches = (date: Date): boolean =>
-    minute.values.has(date.getUTCMinutes()) &&
-    hour.values.has(date.getUTCHours()) &&
-    month.values.has(date.getUTCMonth() + 1) &&
-    dayMatches(date);
+    minute.values.has(date.getUTCMinutes()) && hour.values.has(date.getUTCHours()) && month.values.has(date.getUTCMonth() + 1) && dayMatches(date);
 
   const nextAfter = (date: Date): Date => {
     const t = new Date(date.getTime());

@@ -148,11 +148,15 @@ describe('retries and dead jobs', () => {
   it('retries a failing handler and passes 1-based attempt numbers', async () => {
     const q = makeQueue();
     const attempts: number[] = [];
-    await q.work('retry.flaky', async (_data, ctx: JobContext) => {
-      attempts.push(ctx.attempt);
-      expect(ctx.maxAttempts).toBe(4);
-      if (ctx.attempt < 3) throw new Error(`flaky ${ctx.attempt}`);
-    }, fast);
+    await q.work(
+      'retry.flaky',
+      async (_data, ctx: JobContext) => {
+        attempts.push(ctx.attempt);
+        expect(ctx.maxAttempts).toBe(4);
+        if (ctx.attempt < 3) throw new Error(`flaky ${ctx.attempt}`);
+      },
+      fast,
+    );
     await q.start();
     const id = await q.send('retry.flaky', { n: 1 }, { retryLimit: 3, retryDelaySeconds: 0, retryBackoff: false });
 
@@ -165,10 +169,14 @@ describe('retries and dead jobs', () => {
   it('backs off exponentially between retries', async () => {
     const q = makeQueue();
     const attempts: number[] = [];
-    await q.work('retry.backoff', async (_data, ctx) => {
-      attempts.push(ctx.attempt);
-      throw new Error('down');
-    }, fast);
+    await q.work(
+      'retry.backoff',
+      async (_data, ctx) => {
+        attempts.push(ctx.attempt);
+        throw new Error('down');
+      },
+      fast,
+    );
     await q.start();
     await q.send('retry.backoff', { n: 1 }, { retryLimit: 3, retryDelaySeconds: 10, retryBackoff: true });
 
@@ -191,9 +199,13 @@ describe('retries and dead jobs', () => {
 
   it('keeps a job that fails every attempt as dead, with its last error', async () => {
     const q = makeQueue();
-    await q.work('dead.always', async (_data, ctx) => {
-      throw new Error(`boom on attempt ${ctx.attempt}`);
-    }, fast);
+    await q.work(
+      'dead.always',
+      async (_data, ctx) => {
+        throw new Error(`boom on attempt ${ctx.attempt}`);
+      },
+      fast,
+    );
     await q.start();
     const id = await q.send('dead.always', { shipmentId: 'shp_1' }, { retryLimit: 1, retryDelaySeconds: 0, retryBackoff: false });
 
@@ -209,12 +221,16 @@ describe('retries and dead jobs', () => {
   it('fails an attempt that outlives expireInSeconds, aborting its signal, and retries it', async () => {
     const q = makeQueue();
     const seen: Array<{ attempt: number; aborted: boolean }> = [];
-    await q.work('expire.slow', async (_data, ctx) => {
-      if (ctx.attempt === 1) {
-        await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve()));
-      }
-      seen.push({ attempt: ctx.attempt, aborted: ctx.signal.aborted });
-    }, fast);
+    await q.work(
+      'expire.slow',
+      async (_data, ctx) => {
+        if (ctx.attempt === 1) {
+          await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve()));
+        }
+        seen.push({ attempt: ctx.attempt, aborted: ctx.signal.aborted });
+      },
+      fast,
+    );
     await q.start();
     await q.send('expire.slow', { n: 1 }, { expireInSeconds: 1, retryLimit: 1, retryDelaySeconds: 0, retryBackoff: false });
     await waitFor(async () => (await jobRows('expire.slow'))[0]?.state === 'completed', 5_000, 'completion');
@@ -284,11 +300,15 @@ describe('stop', () => {
     const timeoutsBefore = process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
     let started = false;
     let finished = false;
-    await q.work('stop.graceful', async () => {
-      started = true;
-      await sleep(400);
-      finished = true;
-    }, fast);
+    await q.work(
+      'stop.graceful',
+      async () => {
+        started = true;
+        await sleep(400);
+        finished = true;
+      },
+      fast,
+    );
     await q.start();
     await q.send('stop.graceful', { n: 1 });
     await waitFor(() => started, 5_000, 'the handler to start');
@@ -304,10 +324,14 @@ describe('stop', () => {
   it('after its timeout, aborts and releases a running job without counting the attempt', async () => {
     const q = makeQueue();
     let aborted = false;
-    await q.work('stop.release', async (_data, ctx) => {
-      await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve()));
-      aborted = true;
-    }, fast);
+    await q.work(
+      'stop.release',
+      async (_data, ctx) => {
+        await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve()));
+        aborted = true;
+      },
+      fast,
+    );
     await q.start();
     await q.send('stop.release', { n: 1 }, { retryLimit: 0 });
     await waitFor(async () => (await jobRows('stop.release'))[0]?.state === 'active', 5_000, 'the job to start');

@@ -164,7 +164,10 @@ export class PgBossQueue implements JobQueue {
       id = await this.#boss.send(name, data, { ...bossOptions, db: db as PgBoss.Db });
       if (this.#conn.singleConnection && this.#workers.has(name)) {
         // Run it right after the commit rather than at the next poll.
-        void this.#conn.idle().then(() => this.#wake(name), () => {});
+        void this.#conn.idle().then(
+          () => this.#wake(name),
+          () => {},
+        );
       }
     } else {
       await this.#ensureQueue(name);
@@ -239,15 +242,13 @@ export class PgBossQueue implements JobQueue {
        LIMIT $2`,
       [name, Math.max(1, Math.floor(limit))],
     );
-    return (rows as Array<{ id: string; data: unknown; output: unknown; completed_on: Date | string | null; retry_count: number }>).map(
-      (r) => ({
-        id: r.id,
-        data: r.data,
-        error: fromJobOutput(r.output),
-        failedAt: r.completed_on === null ? null : new Date(r.completed_on),
-        attempts: Number(r.retry_count) + 1,
-      }),
-    );
+    return (rows as Array<{ id: string; data: unknown; output: unknown; completed_on: Date | string | null; retry_count: number }>).map((r) => ({
+      id: r.id,
+      data: r.data,
+      error: fromJobOutput(r.output),
+      failedAt: r.completed_on === null ? null : new Date(r.completed_on),
+      attempts: Number(r.retry_count) + 1,
+    }));
   }
 
   start(): Promise<void> {
@@ -303,9 +304,13 @@ export class PgBossQueue implements JobQueue {
           run.abandoned = true;
           run.controller.abort(new Error('job queue stopped before the attempt finished'));
         }
-        await withinMs(this.#release(worker.name, runs.map((r) => r.jobId)), 5_000).catch((err: unknown) =>
-          this.#log.error({ err, queue: worker.name }, 'could not release running jobs at stop; they will expire'),
-        );
+        await withinMs(
+          this.#release(
+            worker.name,
+            runs.map((r) => r.jobId),
+          ),
+          5_000,
+        ).catch((err: unknown) => this.#log.error({ err, queue: worker.name }, 'could not release running jobs at stop; they will expire'));
       }
     }
     if (this.#bossStarted) await this.#boss.stop({ graceful: false, close: false });
@@ -392,9 +397,7 @@ export class PgBossQueue implements JobQueue {
   }
 
   #startLoop(worker: Worker): void {
-    worker.loop ??= this.#loop(worker).catch((err: unknown) =>
-      this.#log.error({ err, queue: worker.name }, 'job worker loop crashed'),
-    );
+    worker.loop ??= this.#loop(worker).catch((err: unknown) => this.#log.error({ err, queue: worker.name }, 'job worker loop crashed'));
   }
 
   async #loop(worker: Worker): Promise<void> {

@@ -109,7 +109,26 @@ export async function startFakeBigcommerce(options: FakeBigcommerceOptions = {})
     const m = (re: RegExp) => re.exec(path);
     let x: RegExpExecArray | null;
     if (method === 'GET' && path === '/v2/order_statuses') {
-      return { status: 200, body: ['Incomplete', 'Pending', 'Shipped', 'Partially Shipped', 'Refunded', 'Cancelled', 'Declined', 'Awaiting Payment', 'Awaiting Pickup', 'Awaiting Shipment', 'Completed', 'Awaiting Fulfillment', 'Manual Verification Required', 'Disputed', 'Partially Refunded'].map((name, id) => ({ id, name, system_label: name, custom_label: name, system_description: name })) };
+      return {
+        status: 200,
+        body: [
+          'Incomplete',
+          'Pending',
+          'Shipped',
+          'Partially Shipped',
+          'Refunded',
+          'Cancelled',
+          'Declined',
+          'Awaiting Payment',
+          'Awaiting Pickup',
+          'Awaiting Shipment',
+          'Completed',
+          'Awaiting Fulfillment',
+          'Manual Verification Required',
+          'Disputed',
+          'Partially Refunded',
+        ].map((name, id) => ({ id, name, system_label: name, custom_label: name, system_description: name })),
+      };
     }
     if (method === 'GET' && path === '/v2/orders') {
       let list = [...store.orders.values()].filter((o) => !o.is_deleted);
@@ -150,18 +169,30 @@ export async function startFakeBigcommerce(options: FakeBigcommerceOptions = {})
       const p = Math.max(1, Number(query.get('page') ?? 1));
       const data = hooks.slice((p - 1) * limit, p * limit).map((h) => store.renderHook(h, storeHash, clientId));
       const totalPages = Math.max(1, Math.ceil(hooks.length / limit));
-      return { status: 200, body: { data, meta: { pagination: { total: hooks.length, count: data.length, per_page: limit, current_page: p, total_pages: totalPages } } } };
+      return {
+        status: 200,
+        body: { data, meta: { pagination: { total: hooks.length, count: data.length, per_page: limit, current_page: p, total_pages: totalPages } } },
+      };
     }
     if (path === '/v3/hooks' && method === 'POST') {
       if ([...store.hooks.values()].some((h) => h.scope === body.scope && h.destination === body.destination)) {
-        return { status: 422, body: { status: 422, title: 'JSON data is missing or invalid', type: '/api-docs/getting-started/api-status-codes', errors: { scope: 'a webhook for this scope and destination already exists' } } };
+        return {
+          status: 422,
+          body: {
+            status: 422,
+            title: 'JSON data is missing or invalid',
+            type: '/api-docs/getting-started/api-status-codes',
+            errors: { scope: 'a webhook for this scope and destination already exists' },
+          },
+        };
       }
       const hook = store.addHook(body.scope, body.destination, body.is_active ?? true, body.headers ?? null);
       return { status: 200, body: { data: store.renderHook(hook, storeHash, clientId), meta: {} } };
     }
     if ((x = m(/^\/v3\/hooks\/(\d+)$/))) {
       const hook = store.hooks.get(Number(x[1]));
-      if (!hook) return { status: 404, body: { status: 404, title: `Webhook with id [${x[1]}] not found`, type: '/api-docs/getting-started/api-status-codes' } };
+      if (!hook)
+        return { status: 404, body: { status: 404, title: `Webhook with id [${x[1]}] not found`, type: '/api-docs/getting-started/api-status-codes' } };
       if (method === 'GET') return { status: 200, body: { data: store.renderHook(hook, storeHash, clientId), meta: {} } };
       if (method === 'PUT') {
         for (const k of ['scope', 'destination', 'is_active', 'headers'] as const) if (body[k] !== undefined) (hook as any)[k] = body[k];
@@ -197,21 +228,44 @@ export async function startFakeBigcommerce(options: FakeBigcommerceOptions = {})
       } catch {
         body = raw;
       }
-      const entry: FakeBigcommerceRequest = { method: req.method ?? 'GET', path, operationId: op?.operationId ?? null, query: Object.fromEntries(url.searchParams), body, headers: req.headers, problems };
+      const entry: FakeBigcommerceRequest = {
+        method: req.method ?? 'GET',
+        path,
+        operationId: op?.operationId ?? null,
+        query: Object.fromEntries(url.searchParams),
+        body,
+        headers: req.headers,
+        problems,
+      };
       requests.push(entry);
       const token = req.headers['x-auth-token'];
       if (typeof token !== 'string' || !tokens.has(token)) {
-        return send(res, 401, { status: 401, title: 'Unauthorized - the v3 Auth client ID or token in the request are not a valid combination for this store.', type: '/api-docs/getting-started/api-status-codes' });
+        return send(res, 401, {
+          status: 401,
+          title: 'Unauthorized - the v3 Auth client ID or token in the request are not a valid combination for this store.',
+          type: '/api-docs/getting-started/api-status-codes',
+        });
       }
       if (problems.length) {
         violations.push(...problems.map((p) => `${req.method} ${path}: ${p}`));
-        return send(res, 400, { status: 400, title: 'Input is invalid.', type: '/api-docs/getting-started/api-status-codes', errors: Object.fromEntries(problems.map((p, i) => [String(i), p])) });
+        return send(res, 400, {
+          status: 400,
+          title: 'Input is invalid.',
+          type: '/api-docs/getting-started/api-status-codes',
+          errors: Object.fromEntries(problems.map((p, i) => [String(i), p])),
+        });
       }
       const fault = nextFault(op?.operationId ?? null);
       if (fault?.kind === 'hang') return;
       if (fault?.kind === 'status') {
-        const headers: Record<string, string> = fault.status === 429 ? { 'x-rate-limit-time-reset-ms': String(fault.resetMs ?? 100), 'x-rate-limit-requests-left': '0' } : {};
-        return send(res, fault.status, fault.body ?? (fault.status === 429 ? [{ status: 429, message: 'Too many requests' }] : [{ status: fault.status, message: 'Internal Server Error' }]), headers);
+        const headers: Record<string, string> =
+          fault.status === 429 ? { 'x-rate-limit-time-reset-ms': String(fault.resetMs ?? 100), 'x-rate-limit-requests-left': '0' } : {};
+        return send(
+          res,
+          fault.status,
+          fault.body ?? (fault.status === 429 ? [{ status: 429, message: 'Too many requests' }] : [{ status: fault.status, message: 'Internal Server Error' }]),
+          headers,
+        );
       }
       const origin = `http://${req.headers.host}${prefix}`;
       const answer = route(entry.method, path, url.searchParams, body, origin);
@@ -386,7 +440,10 @@ export function bigcommerceFakeStore(fake: FakeBigcommerce): FakeStore {
       return (await fake.deliver(last.url, last.headers, last.body, last.scope)).status ?? 0;
     },
     shippedTracking(id) {
-      return fake.store.order(id).shipments.map((s) => s.tracking_number).filter(Boolean);
+      return fake.store
+        .order(id)
+        .shipments.map((s) => s.tracking_number)
+        .filter(Boolean);
     },
     orderStatus(id) {
       return String(fake.store.order(id).status_id);

@@ -34,7 +34,11 @@ const SERVERS: Record<keyof typeof FILES, string> = { orders: '/v2', hooks: '/v3
 
 type Doc = Record<string, any>;
 
-const pointer = (doc: Doc, ref: string): any => ref.replace(/^#\//, '').split('/').reduce((o: Doc, k) => o?.[k], doc);
+const pointer = (doc: Doc, ref: string): any =>
+  ref
+    .replace(/^#\//, '')
+    .split('/')
+    .reduce((o: Doc, k) => o?.[k], doc);
 
 function inlineRef(doc: Doc, value: Doc): Doc {
   let v = value;
@@ -99,7 +103,9 @@ function checkValue(op: SpecOperation, p: SpecParameter, value: string): string[
   const where = `${p.in} ${p.name}`;
   if (p.name === 'sort' && p.in === 'query') {
     const [field, direction, ...rest] = value.split(':');
-    return schema.enum?.includes(field) && rest.length === 0 && (direction === undefined || direction === 'asc' || direction === 'desc') ? [] : [`${where} ${value} is not field[:asc|:desc] of ${JSON.stringify(schema.enum)}`];
+    return schema.enum?.includes(field) && rest.length === 0 && (direction === undefined || direction === 'asc' || direction === 'desc')
+      ? []
+      : [`${where} ${value} is not field[:asc|:desc] of ${JSON.stringify(schema.enum)}`];
   }
   if (/^(min|max)_date_(modified|created)$/.test(p.name)) {
     return (RFC_2822.test(value) || ISO_8601.test(value)) && !Number.isNaN(Date.parse(value)) ? [] : [`${where} ${value} is neither RFC-2822 nor ISO-8601`];
@@ -109,7 +115,8 @@ function checkValue(op: SpecOperation, p: SpecParameter, value: string): string[
   const itemSchema = schema.type === 'array' ? (schema.items ?? {}) : schema;
   for (const v of items) {
     if (itemSchema.type === 'integer' && !/^-?\d+$/.test(v)) problems.push(`${where} must be an integer, got ${v}`);
-    else if (itemSchema.type === 'integer' && itemSchema.minimum !== undefined && Number(v) < itemSchema.minimum) problems.push(`${where} must be ≥ ${itemSchema.minimum}`);
+    else if (itemSchema.type === 'integer' && itemSchema.minimum !== undefined && Number(v) < itemSchema.minimum)
+      problems.push(`${where} must be ≥ ${itemSchema.minimum}`);
     if (itemSchema.type === 'number' && !/^-?\d+(\.\d+)?$/.test(v)) problems.push(`${where} must be a number, got ${v}`);
     if (itemSchema.type === 'boolean' && v !== 'true' && v !== 'false') problems.push(`${where} must be true or false, got ${v}`);
     if (itemSchema.enum && !itemSchema.enum.includes(v)) problems.push(`${where} ${v} is not one of ${JSON.stringify(itemSchema.enum)}`);

@@ -57,7 +57,18 @@ export interface FakeOrder {
   /** Milliseconds; rendered at BigCommerce's one-second grain. */
   date_modified: number;
   currency: string;
-  billing: { first_name: string; last_name: string; email: string; phone: string; street_1: string; city: string; state: string; zip: string; country: string; country_iso2: string };
+  billing: {
+    first_name: string;
+    last_name: string;
+    email: string;
+    phone: string;
+    street_1: string;
+    city: string;
+    state: string;
+    zip: string;
+    country: string;
+    country_iso2: string;
+  };
   products: FakeProduct[];
   addresses: FakeAddress[];
   shipments: FakeShipment[];
@@ -179,7 +190,18 @@ export class FakeBigcommerceStore {
       date_created: now,
       date_modified: seed.date_modified ?? now,
       currency: seed.currency ?? 'USD',
-      billing: { first_name: 'Pat', last_name: 'Buyer', email: 'pat@example.com', phone: '4045550100', street_1: '9 Billing Rd', city: 'Atlanta', state: 'Georgia', zip: '30303', country: 'United States', country_iso2: 'US' },
+      billing: {
+        first_name: 'Pat',
+        last_name: 'Buyer',
+        email: 'pat@example.com',
+        phone: '4045550100',
+        street_1: '9 Billing Rd',
+        city: 'Atlanta',
+        state: 'Georgia',
+        zip: '30303',
+        country: 'United States',
+        country_iso2: 'US',
+      },
       products,
       addresses,
       shipments: [],
@@ -203,14 +225,25 @@ export class FakeBigcommerceStore {
   }
 
   /** Creates a shipment as BigCommerce does: refuses what cannot ship, moves the status (Shipped / Partially Shipped). */
-  ship(order: FakeOrder, body: { order_address_id: number; tracking_number?: string; tracking_carrier?: string; tracking_link?: string; shipping_method?: string; items: { order_product_id: number; quantity: number }[] }): FakeShipment | string {
+  ship(
+    order: FakeOrder,
+    body: {
+      order_address_id: number;
+      tracking_number?: string;
+      tracking_carrier?: string;
+      tracking_link?: string;
+      shipping_method?: string;
+      items: { order_product_id: number; quantity: number }[];
+    },
+  ): FakeShipment | string {
     if (!order.addresses.some((a) => a.id === body.order_address_id)) return `order_address_id ${body.order_address_id} is not an address of order ${order.id}`;
     if (body.items.length === 0) return 'items must not be empty';
     for (const item of body.items) {
       const p = order.products.find((x) => x.id === item.order_product_id);
       if (!p) return `order_product_id ${item.order_product_id} is not a product of order ${order.id}`;
       if (p.order_address_id !== body.order_address_id) return `order_product_id ${p.id} ships to another address`;
-      if (item.quantity < 1 || item.quantity > p.quantity - p.quantity_shipped) return `quantity ${item.quantity} of order_product_id ${p.id} is more than is left to ship`;
+      if (item.quantity < 1 || item.quantity > p.quantity - p.quantity_shipped)
+        return `quantity ${item.quantity} of order_product_id ${p.id} is more than is left to ship`;
     }
     for (const item of body.items) order.products.find((x) => x.id === item.order_product_id)!.quantity_shipped += item.quantity;
     const shipment: FakeShipment = {
@@ -363,6 +396,16 @@ export class FakeBigcommerceStore {
   }
 
   renderHook(h: FakeHook, storeHash: string, clientId: string): Record<string, unknown> {
-    return { id: h.id, client_id: clientId, store_hash: storeHash, scope: h.scope, destination: h.destination, is_active: h.is_active, headers: h.headers, created_at: h.created_at, updated_at: h.updated_at };
+    return {
+      id: h.id,
+      client_id: clientId,
+      store_hash: storeHash,
+      scope: h.scope,
+      destination: h.destination,
+      is_active: h.is_active,
+      headers: h.headers,
+      created_at: h.created_at,
+      updated_at: h.updated_at,
+    };
   }
 }

@@ -307,7 +307,13 @@ const rootValue = {
   },
   webhookSubscriptions: (args: { first?: number; after?: string }, ctx: ExecContext) =>
     connection(
-      [...ctx.shop.webhooks.values()].map((w) => ({ _key: pad(w.id), id: `gid://shopify/WebhookSubscription/${w.id}`, topic: w.topic, uri: w.uri, format: 'JSON' })),
+      [...ctx.shop.webhooks.values()].map((w) => ({
+        _key: pad(w.id),
+        id: `gid://shopify/WebhookSubscription/${w.id}`,
+        topic: w.topic,
+        uri: w.uri,
+        format: 'JSON',
+      })),
       args,
       (t) => t._key,
     ),
@@ -323,7 +329,10 @@ const rootValue = {
     const uri = args.webhookSubscription.uri;
     if (!uri) return { userErrors: [{ field: ['webhookSubscription', 'uri'], message: "Address can't be blank" }], webhookSubscription: null };
     if ([...ctx.shop.webhooks.values()].some((w) => w.topic === args.topic && w.uri === uri)) {
-      return { userErrors: [{ field: ['webhookSubscription', 'callbackUrl'], message: 'Address for this topic has already been taken' }], webhookSubscription: null };
+      return {
+        userErrors: [{ field: ['webhookSubscription', 'callbackUrl'], message: 'Address for this topic has already been taken' }],
+        webhookSubscription: null,
+      };
     }
     const id = 8_000_000_000_000 + ctx.shop.webhooks.size + 1 + Math.floor(Math.random() * 1000) * 1000;
     ctx.shop.webhooks.set(id, { id, topic: args.topic, uri, createdAt: ctx.shop.stamp() });
@@ -331,7 +340,8 @@ const rootValue = {
   },
   webhookSubscriptionDelete: (args: { id: string }, ctx: ExecContext) => {
     const id = gidNumber(args.id, 'WebhookSubscription');
-    if (!ctx.shop.webhooks.delete(id)) return { userErrors: [{ field: ['id'], message: 'Webhook subscription does not exist' }], deletedWebhookSubscriptionId: null };
+    if (!ctx.shop.webhooks.delete(id))
+      return { userErrors: [{ field: ['id'], message: 'Webhook subscription does not exist' }], deletedWebhookSubscriptionId: null };
     return { userErrors: [], deletedWebhookSubscriptionId: args.id };
   },
 };

@@ -156,7 +156,12 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}) {
     if (fault?.kind === 'status') return json(res, fault.status, fault.body ?? { errors: 'Internal Server Error' }, fault.headers);
     if (prepared.cost > bucketSize) {
       return json(res, 200, {
-        errors: [{ message: `Query cost is ${prepared.cost}, which exceeds the single query max cost limit (${bucketSize}).`, extensions: { code: 'MAX_COST_EXCEEDED', cost: prepared.cost, maxCost: bucketSize } }],
+        errors: [
+          {
+            message: `Query cost is ${prepared.cost}, which exceeds the single query max cost limit (${bucketSize}).`,
+            extensions: { code: 'MAX_COST_EXCEEDED', cost: prepared.cost, maxCost: bucketSize },
+          },
+        ],
       });
     }
     const cost = (actual: number | null) => ({
@@ -166,12 +171,18 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}) {
     });
     if (fault?.kind === 'throttled' || prepared.cost > available()) {
       if (fault?.kind === 'throttled') bucket = { available: Math.min(available(), Math.max(0, prepared.cost - restoreRate)), at: clock() };
-      return json(res, 200, { errors: [{ message: 'Throttled', extensions: { code: 'THROTTLED', documentation: 'https://shopify.dev/api/usage/rate-limits' } }], extensions: { cost: cost(null) } });
+      return json(res, 200, {
+        errors: [{ message: 'Throttled', extensions: { code: 'THROTTLED', documentation: 'https://shopify.dev/api/usage/rate-limits' } }],
+        extensions: { cost: cost(null) },
+      });
     }
     bucket.available -= prepared.cost;
     if (fault?.kind === 'user_errors') {
       const field = prepared.rootFields[0];
-      return json(res, 200, { data: { [field]: { userErrors: fault.errors, fulfillment: null, webhookSubscription: null } }, extensions: { cost: cost(prepared.cost) } });
+      return json(res, 200, {
+        data: { [field]: { userErrors: fault.errors, fulfillment: null, webhookSubscription: null } },
+        extensions: { cost: cost(prepared.cost) },
+      });
     }
     const ctx = { shop, scopes, problems: [] as string[] };
     const result = await run(schema, prepared, (body as { variables?: unknown }).variables, ctx);
@@ -185,7 +196,11 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}) {
       return;
     }
     if (fault?.kind === 'delay_after_apply') await new Promise((r) => setTimeout(r, fault.ms));
-    return json(res, 200, { ...(result.errors ? { errors: result.errors.map((e) => ({ message: e.message, path: e.path })) } : {}), data: result.data, extensions: { cost: cost(prepared.cost) } });
+    return json(res, 200, {
+      ...(result.errors ? { errors: result.errors.map((e) => ({ message: e.message, path: e.path })) } : {}),
+      data: result.data,
+      extensions: { cost: cost(prepared.cost) },
+    });
   }
 
   function oauth(req: http.IncomingMessage, res: http.ServerResponse, raw: string) {
@@ -212,7 +227,8 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}) {
       entry.problems.push(`oauth grant_type ${body.grant_type}`);
       violations.push(`oauth grant_type ${body.grant_type}`);
     }
-    if (!codes.delete(body.code)) return json(res, 400, { error: 'invalid_request', error_description: 'The authorization code was not found or was already used' });
+    if (!codes.delete(body.code))
+      return json(res, 400, { error: 'invalid_request', error_description: 'The authorization code was not found or was already used' });
     return json(res, 200, issueToken());
   }
 
@@ -246,7 +262,11 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}) {
     const headers: Record<string, string> = {
       'content-type': 'application/json',
       'x-shopify-topic': topic,
-      'x-shopify-hmac-sha256': opts.signature ?? createHmac('sha256', opts.secret ?? clientSecret).update(text).digest('base64'),
+      'x-shopify-hmac-sha256':
+        opts.signature ??
+        createHmac('sha256', opts.secret ?? clientSecret)
+          .update(text)
+          .digest('base64'),
       'x-shopify-shop-domain': opts.shopDomain ?? shopDomain,
       'x-shopify-webhook-id': opts.webhookId ?? randomUUID(),
       'x-shopify-triggered-at': new Date().toISOString(),

@@ -249,7 +249,8 @@ export class FakeShop {
     notifyCustomer?: boolean | null;
   }): { userErrors: { field: string[]; message: string }[]; fulfillment: FakeFulfillment | null } {
     const err = (field: string[], message: string) => ({ userErrors: [{ field, message }], fulfillment: null });
-    if (input.lineItemsByFulfillmentOrder.length === 0) return err(['fulfillment', 'lineItemsByFulfillmentOrder'], 'Line items by fulfillment order must not be empty.');
+    if (input.lineItemsByFulfillmentOrder.length === 0)
+      return err(['fulfillment', 'lineItemsByFulfillmentOrder'], 'Line items by fulfillment order must not be empty.');
     const found = input.lineItemsByFulfillmentOrder.map((g) => ({ g, hit: this.findFulfillmentOrder(gidNumber(g.fulfillmentOrderId, 'FulfillmentOrder')) }));
     if (found.some((f) => !f.hit)) return err(['fulfillment', 'lineItemsByFulfillmentOrder'], 'Fulfillment order does not exist.');
     const orders = new Set(found.map((f) => f.hit!.order.id));
@@ -269,7 +270,8 @@ export class FakeShop {
         : fo.lines.filter((l) => l.remaining > 0).map((line) => ({ line, quantity: line.remaining }));
       for (const w of wanted) {
         if (!w.line) return err(['fulfillment', 'lineItemsByFulfillmentOrder'], 'Fulfillment order line item does not exist.');
-        if (w.quantity <= 0 || w.quantity > w.line.remaining) return err(['fulfillment', 'lineItemsByFulfillmentOrder'], 'Invalid fulfillment order line item quantity requested.');
+        if (w.quantity <= 0 || w.quantity > w.line.remaining)
+          return err(['fulfillment', 'lineItemsByFulfillmentOrder'], 'Invalid fulfillment order line item quantity requested.');
       }
       for (const w of wanted) taken.push({ foId: fo.id, foLineId: w.line!.id, quantity: w.quantity });
     }
@@ -315,7 +317,8 @@ export class FakeShop {
     const fulfillment = this.displayFulfillmentStatus(o);
     const restFulfillment = fulfillment === 'FULFILLED' ? 'fulfilled' : fulfillment === 'PARTIALLY_FULFILLED' ? 'partial' : null;
     const fulfilledByLine = new Map<number, number>();
-    for (const fo of o.fulfillmentOrders) for (const l of fo.lines) fulfilledByLine.set(l.lineItemId, (fulfilledByLine.get(l.lineItemId) ?? 0) + l.total - l.remaining);
+    for (const fo of o.fulfillmentOrders)
+      for (const l of fo.lines) fulfilledByLine.set(l.lineItemId, (fulfilledByLine.get(l.lineItemId) ?? 0) + l.total - l.remaining);
     const a = o.shippingAddress;
     return {
       id: o.id,
@@ -373,7 +376,9 @@ export class FakeShop {
         requires_shipping: l.requiresShipping,
         fulfillment_status: (fulfilledByLine.get(l.id) ?? 0) >= l.currentQuantity && l.currentQuantity > 0 ? 'fulfilled' : null,
       })),
-      shipping_lines: o.shippingLine ? [{ id: 9_000_000_000_001, code: o.shippingLine.code, title: o.shippingLine.title, price: '5.00', source: 'shopify' }] : [],
+      shipping_lines: o.shippingLine
+        ? [{ id: 9_000_000_000_001, code: o.shippingLine.code, title: o.shippingLine.title, price: '5.00', source: 'shopify' }]
+        : [],
       fulfillments: o.fulfillments.map((f) => ({
         id: f.id,
         admin_graphql_api_id: `gid://shopify/Fulfillment/${f.id}`,

@@ -38,7 +38,11 @@ export function shopifyFakeStore(fake: FakeShopify): FakeStore {
       const res = await fetch(last.url, { method: 'POST', headers: last.headers, body: last.body });
       return res.status;
     },
-    shippedTracking: (id) => fake.shop.order(id).fulfillments.filter((f) => f.status === 'SUCCESS').flatMap((f) => f.tracking.map((t) => t.number ?? '')),
+    shippedTracking: (id) =>
+      fake.shop
+        .order(id)
+        .fulfillments.filter((f) => f.status === 'SUCCESS')
+        .flatMap((f) => f.tracking.map((t) => t.number ?? '')),
     orderStatus: (id) => fake.shop.displayFulfillmentStatus(fake.shop.order(id)),
     webhooks: () => [...fake.shop.webhooks.values()].map((w) => ({ topic: w.topic, url: w.uri, active: true })),
     // Shopify removes a subscription whose deliveries keep failing.

@@ -24,7 +24,8 @@ export { loadWooSpec, WOOCOMMERCE_SPEC_FILE } from './spec.js';
  * route (`'*'`), each used once.
  */
 
-export type WooRoute = 'orders_list' | 'order_get' | 'order_update' | 'notes_list' | 'note_create' | 'webhooks_list' | 'webhook_create' | 'webhook_update' | 'webhook_delete';
+export type WooRoute =
+  'orders_list' | 'order_get' | 'order_update' | 'notes_list' | 'note_create' | 'webhooks_list' | 'webhook_create' | 'webhook_update' | 'webhook_delete';
 
 export type WooFault =
   /** Answered normally (to fault the second call of a route, not the first). */
@@ -111,7 +112,8 @@ class Answer {
   ) {}
 }
 
-const wpError = (status: number, code: string, message: string, extra: Record<string, unknown> = {}) => new Answer(status, { code, message, data: { status, ...extra } });
+const wpError = (status: number, code: string, message: string, extra: Record<string, unknown> = {}) =>
+  new Answer(status, { code, message, data: { status, ...extra } });
 
 export async function startFakeWooCommerce(options: FakeWooOptions = {}) {
   const spec = loadWooSpec();
@@ -190,7 +192,13 @@ export async function startFakeWooCommerce(options: FakeWooOptions = {}) {
       case 'notes_list': {
         const o = site.orders.get(id!);
         if (!o) return wpError(404, 'woocommerce_rest_order_invalid_id', 'Invalid order ID.');
-        return new Answer(200, [...o.notes].sort((a, b) => b.id - a.id).map((n) => site.noteJson(n)), {}, 'order_note', true);
+        return new Answer(
+          200,
+          [...o.notes].sort((a, b) => b.id - a.id).map((n) => site.noteJson(n)),
+          {},
+          'order_note',
+          true,
+        );
       }
       case 'note_create': {
         const o = site.orders.get(id!);
@@ -205,7 +213,8 @@ export async function startFakeWooCommerce(options: FakeWooOptions = {}) {
       }
       case 'webhook_create': {
         if (!WEBHOOK_TOPICS.includes(body.topic)) return wpError(400, 'woocommerce_rest_webhook_invalid_topic', 'Webhook topic is required and must be valid.');
-        if (!/^https?:\/\/\S+$/.test(String(body.delivery_url))) return wpError(400, 'woocommerce_rest_webhook_invalid_delivery_url', 'Webhook delivery URL must be a valid URL starting with http:// or https://.');
+        if (!/^https?:\/\/\S+$/.test(String(body.delivery_url)))
+          return wpError(400, 'woocommerce_rest_webhook_invalid_delivery_url', 'Webhook delivery URL must be a valid URL starting with http:// or https://.');
         const w = site.addWebhook({ name: body.name, status: body.status, topic: body.topic, delivery_url: body.delivery_url, secret: body.secret });
         // WooCommerce pings a new webhook's URL before answering.
         await ping(w);
@@ -233,7 +242,9 @@ export async function startFakeWooCommerce(options: FakeWooOptions = {}) {
     if (!answer.schema || answer.status >= 300) return [];
     const v = spec.validator(`woocommerce-wc#/components/schemas/${answer.schema}`);
     const items = answer.list ? (answer.body as unknown[]) : [answer.body];
-    return items.flatMap((item) => (v(item) ? [] : (v.errors ?? []).slice(0, 5).map((e) => `fake's ${answer.schema} answer ${e.instancePath || '/'} ${e.message}`)));
+    return items.flatMap((item) =>
+      v(item) ? [] : (v.errors ?? []).slice(0, 5).map((e) => `fake's ${answer.schema} answer ${e.instancePath || '/'} ${e.message}`),
+    );
   }
 
   function send(res: http.ServerResponse, answer: Answer) {
@@ -254,7 +265,15 @@ export async function startFakeWooCommerce(options: FakeWooOptions = {}) {
         // checkRequest recorded it.
       }
     }
-    const entry: WooRequest = { method, path: url.pathname, route: matched?.route ?? null, query: Object.fromEntries(url.searchParams), body, headers: req.headers, problems };
+    const entry: WooRequest = {
+      method,
+      path: url.pathname,
+      route: matched?.route ?? null,
+      query: Object.fromEntries(url.searchParams),
+      body,
+      headers: req.headers,
+      problems,
+    };
     requests.push(entry);
     if (!matched) {
       violations.push(`${method} ${url.pathname}: a route the fake does not serve${problems.length ? ` (${problems.join('; ')})` : ''}`);
@@ -265,11 +284,24 @@ export async function startFakeWooCommerce(options: FakeWooOptions = {}) {
       return send(res, wpError(400, 'rest_invalid_param', `Invalid parameter(s): ${problems.join('; ')}`, { params: problems }));
     }
     if (!authorised(req.headers.authorization)) {
-      return send(res, req.headers.authorization ? wpError(401, 'woocommerce_rest_authentication_error', 'Consumer key is invalid.') : wpError(401, 'woocommerce_rest_cannot_view', 'Sorry, you cannot list resources.'));
+      return send(
+        res,
+        req.headers.authorization
+          ? wpError(401, 'woocommerce_rest_authentication_error', 'Consumer key is invalid.')
+          : wpError(401, 'woocommerce_rest_cannot_view', 'Sorry, you cannot list resources.'),
+      );
     }
     const fault = nextFault(matched.route);
     if (fault?.kind === 'hang') return;
-    if (fault?.kind === 'status') return send(res, new Answer(fault.status, fault.body ?? { code: 'internal_server_error', message: 'There has been a critical error on this website.', data: { status: fault.status } }, fault.headers));
+    if (fault?.kind === 'status')
+      return send(
+        res,
+        new Answer(
+          fault.status,
+          fault.body ?? { code: 'internal_server_error', message: 'There has been a critical error on this website.', data: { status: fault.status } },
+          fault.headers,
+        ),
+      );
     const answer = await handle(matched.route, matched.id, entry.query, body);
     const answerProblems = checkAnswer(answer);
     if (answerProblems.length) violations.push(...answerProblems);
@@ -328,7 +360,9 @@ export async function startFakeWooCommerce(options: FakeWooOptions = {}) {
       'x-wc-webhook-event': event,
       'x-wc-webhook-signature': createHmac('sha256', w.secret).update(body).digest('base64'),
       'x-wc-webhook-id': String(w.id),
-      'x-wc-webhook-delivery-id': createHash('md5').update(`${w.id}${clock()}${randomBytes(4).toString('hex')}`).digest('hex'),
+      'x-wc-webhook-delivery-id': createHash('md5')
+        .update(`${w.id}${clock()}${randomBytes(4).toString('hex')}`)
+        .digest('hex'),
       ...opts.headers,
     };
     return sendDelivery({ webhookId: w.id, url: w.delivery_url, topic: w.topic, headers, body, status: null });

@@ -27,7 +27,8 @@ import { createSpecChecker, type SpecChecker, type SpecParameter } from '../carr
  *   they happen, and meta values are any JSON.
  */
 export const WOOCOMMERCE_SPEC_FILE =
-  process.env.WOOCOMMERCE_SPEC_FILE ?? resolve(dirname(fileURLToPath(import.meta.url)), '../../../../shared/channel-specs/woocommerce/woocommerce-openapi-3.0.x.yml');
+  process.env.WOOCOMMERCE_SPEC_FILE ??
+  resolve(dirname(fileURLToPath(import.meta.url)), '../../../../shared/channel-specs/woocommerce/woocommerce-openapi-3.0.x.yml');
 
 type Doc = Record<string, any>;
 
@@ -73,7 +74,8 @@ function checkParameter(p: SpecParameter, value: string): string[] {
   if (schema.type === 'integer' && !/^-?\d+$/.test(value)) problems.push(`${p.in} ${p.name} must be an integer, got ${value}`);
   if (schema.type === 'boolean' && !['true', 'false', '1', '0'].includes(value)) problems.push(`${p.in} ${p.name} must be a boolean, got ${value}`);
   if (schema.enum && !schema.enum.includes(value)) problems.push(`${p.in} ${p.name} must be one of ${schema.enum.join(', ')}, got ${value}`);
-  if (p.in === 'query' && p.name === 'per_page' && !(Number(value) >= 1 && Number(value) <= 100)) problems.push(`query per_page must be 1 to 100, got ${value}`);
+  if (p.in === 'query' && p.name === 'per_page' && !(Number(value) >= 1 && Number(value) <= 100))
+    problems.push(`query per_page must be 1 to 100, got ${value}`);
   if (p.in === 'query' && p.name === 'page' && !(Number(value) >= 1)) problems.push(`query page must be at least 1, got ${value}`);
   return problems;
 }
@@ -83,7 +85,9 @@ let cached: SpecChecker | null = null;
 export function loadWooSpec(): SpecChecker {
   if (cached) return cached;
   if (!existsSync(WOOCOMMERCE_SPEC_FILE)) {
-    throw new Error(`WooCommerce's OpenAPI document is missing at ${WOOCOMMERCE_SPEC_FILE}: the fake WooCommerce checks every request against it (set WOOCOMMERCE_SPEC_FILE to its path)`);
+    throw new Error(
+      `WooCommerce's OpenAPI document is missing at ${WOOCOMMERCE_SPEC_FILE}: the fake WooCommerce checks every request against it (set WOOCOMMERCE_SPEC_FILE to its path)`,
+    );
   }
   const doc: Doc = parseYaml(readFileSync(WOOCOMMERCE_SPEC_FILE, 'utf8'), { maxAliasCount: -1 });
   repair(doc);

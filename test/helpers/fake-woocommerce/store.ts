@@ -103,7 +103,21 @@ const EMPTY_ADDRESS: WooAddress = { first_name: '', last_name: '', company: '', 
 /** `2017-03-22T16:28:02`: WooCommerce's date form, GMT or shifted into the site's zone. */
 export const wooDate = (ms: number, offsetMs = 0) => new Date(Math.floor(ms / 1000) * 1000 + offsetMs).toISOString().slice(0, 19);
 
-export const WEBHOOK_TOPICS = ['order.created', 'order.updated', 'order.deleted', 'order.restored', 'coupon.created', 'coupon.updated', 'coupon.deleted', 'customer.created', 'customer.updated', 'customer.deleted', 'product.created', 'product.updated', 'product.deleted'];
+export const WEBHOOK_TOPICS = [
+  'order.created',
+  'order.updated',
+  'order.deleted',
+  'order.restored',
+  'coupon.created',
+  'coupon.updated',
+  'coupon.deleted',
+  'customer.created',
+  'customer.updated',
+  'customer.deleted',
+  'product.created',
+  'product.updated',
+  'product.deleted',
+];
 
 const HOOKS: Record<string, string[]> = {
   'order.created': ['woocommerce_new_order'],
@@ -147,7 +161,8 @@ export class FakeSite {
         sku: l.sku ?? `SKU-${i + 1}`,
         price: l.price ?? '18.00',
       })),
-      shippingLines: seed.shippingLine === null ? [] : [{ id: ++this.lineSeq, method_id: 'flat_rate', method_title: 'Flat rate', total: '10.00', ...seed.shippingLine }],
+      shippingLines:
+        seed.shippingLine === null ? [] : [{ id: ++this.lineSeq, method_id: 'flat_rate', method_title: 'Flat rate', total: '10.00', ...seed.shippingLine }],
       notes: [],
     };
     this.orders.set(id, order);
@@ -254,7 +269,16 @@ export class FakeSite {
         price: Number(l.price),
       })),
       tax_lines: [],
-      shipping_lines: o.shippingLines.map((l) => ({ id: l.id, method_title: l.method_title, method_id: l.method_id, instance_id: '1', total: l.total, total_tax: '0.00', taxes: [], meta_data: [] })),
+      shipping_lines: o.shippingLines.map((l) => ({
+        id: l.id,
+        method_title: l.method_title,
+        method_id: l.method_id,
+        instance_id: '1',
+        total: l.total,
+        total_tax: '0.00',
+        taxes: [],
+        meta_data: [],
+      })),
       fee_lines: [],
       coupon_lines: [],
       refunds: [],

@@ -19,7 +19,9 @@ export function AcceptInvitation({ params }: PageProps) {
 
   async function submit(e: FormEvent) {
     e.preventDefault();
-    const ok = await action.run(() => call(api.POST('/api/auth/invitations/{code}/accept', { params: { path: { code: params.code } }, body: { name, password } as never })));
+    const ok = await action.run(() =>
+      call(api.POST('/api/auth/invitations/{code}/accept', { params: { path: { code: params.code } }, body: { name, password } as never })),
+    );
     if (ok) setJoined(true);
   }
 
@@ -40,7 +42,16 @@ export function AcceptInvitation({ params }: PageProps) {
       <p className="muted">Choose your name and a password to create your account.</p>
       {action.error && errors.length === 0 && <ErrorBox error={action.error} />}
       <Field label="Your name" required value={name} onChange={(e) => setName(e.target.value)} maxLength={200} error={fieldError(errors, 'name')} autoFocus />
-      <Field label="Password" type="password" autoComplete="new-password" required value={password} onChange={(e) => setPassword(e.target.value)} maxLength={1024} error={fieldError(errors, 'password')} />
+      <Field
+        label="Password"
+        type="password"
+        autoComplete="new-password"
+        required
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+        maxLength={1024}
+        error={fieldError(errors, 'password')}
+      />
       <button type="submit" className="btn btn-primary btn-block" disabled={action.busy || !name || !password}>
         Create account and join
       </button>
@@ -72,7 +83,11 @@ function JoinSignedIn({ code }: { code: string }) {
         {action.busy ? 'Joining…' : 'Join with this account'}
       </button>
       <p className="muted center">
-        Not you? <button type="button" className="btn btn-ghost btn-small" onClick={() => void session.signOut()}>Sign out</button> and open the link again.
+        Not you?{' '}
+        <button type="button" className="btn btn-ghost btn-small" onClick={() => void session.signOut()}>
+          Sign out
+        </button>{' '}
+        and open the link again.
       </p>
     </div>
   );
@@ -107,7 +122,17 @@ export function ResetPassword({ params }: PageProps) {
     <form onSubmit={submit} noValidate aria-labelledby="reset-title">
       <h2 id="reset-title">Choose a new password</h2>
       {action.error && errors.length === 0 && <ErrorBox error={action.error} />}
-      <Field label="New password" type="password" autoComplete="new-password" required value={password} onChange={(e) => setPassword(e.target.value)} maxLength={1024} error={fieldError(errors, 'password')} autoFocus />
+      <Field
+        label="New password"
+        type="password"
+        autoComplete="new-password"
+        required
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+        maxLength={1024}
+        error={fieldError(errors, 'password')}
+        autoFocus
+      />
       <button type="submit" className="btn btn-primary btn-block" disabled={action.busy || !password}>
         Change password
       </button>
@@ -137,7 +162,16 @@ export function ForgotPassword() {
       ) : (
         <>
           {action.error && <ErrorBox error={action.error} />}
-          <Field label="Email" type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} maxLength={254} autoFocus />
+          <Field
+            label="Email"
+            type="email"
+            autoComplete="username"
+            required
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            maxLength={254}
+            autoFocus
+          />
           <button type="submit" className="btn btn-primary btn-block" disabled={action.busy || !email}>
             Send the link
           </button>

@@ -19,7 +19,10 @@ export function AdminAccounts() {
   const key = `${status}|${search}`;
   const pages = useCursorPages(key);
   const list = useAsync(
-    () => call(api.GET('/api/super-admin/accounts', { params: { query: { status: status || undefined, q: search || undefined, cursor: pages.cursor, limit: 25 } } })),
+    () =>
+      call(
+        api.GET('/api/super-admin/accounts', { params: { query: { status: status || undefined, q: search || undefined, cursor: pages.cursor, limit: 25 } } }),
+      ),
     [key, pages.cursor],
   );
   const action = useAction();
@@ -93,7 +96,14 @@ export function AdminAccounts() {
                     <td>
                       {a.role !== 'super_admin' &&
                         movesFor[a.status].map((m) => (
-                          <button key={m} type="button" className={`btn btn-small ${m === 'suspend' ? 'btn-danger' : 'btn-primary'}`} disabled={action.busy} onClick={() => act(a, m)} aria-label={`${m} ${a.email}`}>
+                          <button
+                            key={m}
+                            type="button"
+                            className={`btn btn-small ${m === 'suspend' ? 'btn-danger' : 'btn-primary'}`}
+                            disabled={action.busy}
+                            onClick={() => act(a, m)}
+                            aria-label={`${m} ${a.email}`}
+                          >
                             {m[0].toUpperCase() + m.slice(1)}
                           </button>
                         ))}

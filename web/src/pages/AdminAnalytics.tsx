@@ -32,7 +32,19 @@ type Series<Row> = { name: string; value: (row: Row) => number; colour: string }
  * Bars per period, stacked when there are several series. A range with nothing in it shows
  * `empty` instead of a flat chart.
  */
-function TimeChart<Row extends { period: string }>({ title, rows, series, empty, tooltipLabel = day }: { title: string; rows: Row[]; series: Series<Row>[]; empty: string; tooltipLabel?: (period: string) => string }) {
+function TimeChart<Row extends { period: string }>({
+  title,
+  rows,
+  series,
+  empty,
+  tooltipLabel = day,
+}: {
+  title: string;
+  rows: Row[];
+  series: Series<Row>[];
+  empty: string;
+  tooltipLabel?: (period: string) => string;
+}) {
   const lib = useAsync(loadCharts, []);
   if (!rows.some((row) => series.some((s) => s.value(row) > 0))) return <Empty>{empty}</Empty>;
   if (lib.error) return <ErrorBox error={lib.error} onRetry={lib.reload} />;
@@ -89,9 +101,15 @@ function LabelsByCarrier({ labels }: { labels: Report['labels'] }) {
           <thead>
             <tr>
               <th scope="col">Carrier</th>
-              <th scope="col" className="num">Bought</th>
-              <th scope="col" className="num">Voided</th>
-              <th scope="col" className="num">Spend</th>
+              <th scope="col" className="num">
+                Bought
+              </th>
+              <th scope="col" className="num">
+                Voided
+              </th>
+              <th scope="col" className="num">
+                Spend
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -129,7 +147,9 @@ function RequestsByWorkspace({ rows }: { rows: Report['api_requests']['by_worksp
           <thead>
             <tr>
               <th scope="col">Workspace</th>
-              <th scope="col" className="num">Requests</th>
+              <th scope="col" className="num">
+                Requests
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -153,7 +173,11 @@ function RequestsByWorkspace({ rows }: { rows: Report['api_requests']['by_worksp
 function AnalyticsReport({ report: r }: { report: Report }) {
   // Every carrier of the range gets a colour, in the order of the by-carrier table.
   const carriers = [...new Set([...r.labels.by_carrier.map((c) => c.carrier), ...r.labels.per_period.flatMap((p) => Object.keys(p.by_carrier))])];
-  const byCarrier: Series<Report['labels']['per_period'][number]>[] = carriers.map((c, i) => ({ name: c, value: (p) => p.by_carrier[c] ?? 0, colour: COLOURS[i % COLOURS.length] }));
+  const byCarrier: Series<Report['labels']['per_period'][number]>[] = carriers.map((c, i) => ({
+    name: c,
+    value: (p) => p.by_carrier[c] ?? 0,
+    colour: COLOURS[i % COLOURS.length],
+  }));
   const spend = new Map(r.labels.per_period.map((p) => [p.period, p.spend]));
   const per = r.interval;
   return (
@@ -185,7 +209,12 @@ function AnalyticsReport({ report: r }: { report: Report }) {
       </dl>
       <div className="grid2">
         <Card title={`Orders per ${per}`} testId="analytics-orders">
-          <TimeChart title={`Orders created per ${per}`} rows={r.orders.per_period} series={[{ name: 'Orders', value: (p) => p.created, colour: COLOURS[0] }]} empty="No orders created in this range." />
+          <TimeChart
+            title={`Orders created per ${per}`}
+            rows={r.orders.per_period}
+            series={[{ name: 'Orders', value: (p) => p.created, colour: COLOURS[0] }]}
+            empty="No orders created in this range."
+          />
           <h3>By current status</h3>
           <Tally counts={r.orders.by_status} />
         </Card>
@@ -200,7 +229,12 @@ function AnalyticsReport({ report: r }: { report: Report }) {
           <LabelsByCarrier labels={r.labels} />
         </Card>
         <Card title={`API requests per ${per}`} testId="analytics-requests">
-          <TimeChart title={`API requests per ${per}`} rows={r.api_requests.per_period} series={[{ name: 'Requests', value: (p) => p.requests, colour: COLOURS[5] }]} empty="No API requests in this range." />
+          <TimeChart
+            title={`API requests per ${per}`}
+            rows={r.api_requests.per_period}
+            series={[{ name: 'Requests', value: (p) => p.requests, colour: COLOURS[5] }]}
+            empty="No API requests in this range."
+          />
           <RequestsByWorkspace rows={r.api_requests.by_workspace} />
         </Card>
       </div>
@@ -226,7 +260,10 @@ export function AdminAnalytics() {
   const [range, setRange] = useState({ from: '', to: '' });
   const [applied, setApplied] = useState(range);
   const a = useAsync(
-    () => call(api.GET('/api/super-admin/analytics', { params: { query: { from: applied.from || undefined, to: applied.to ? dayAfter(applied.to) : undefined } } })),
+    () =>
+      call(
+        api.GET('/api/super-admin/analytics', { params: { query: { from: applied.from || undefined, to: applied.to ? dayAfter(applied.to) : undefined } } }),
+      ),
     [applied.from, applied.to],
   );
   return (

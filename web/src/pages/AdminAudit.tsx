@@ -4,15 +4,29 @@ import { Empty, ErrorBox, Loading, Pager, useAsync, useCursorPages, when } from 
 
 const FILTERS = ['action', 'actor', 'target_type', 'target_id', 'from', 'to'] as const;
 type Filters = Record<(typeof FILTERS)[number], string>;
-const PLACEHOLDER: Filters = { action: 'Action (account.*)', actor: 'Actor id or email', target_type: 'Target type', target_id: 'Target id', from: 'From (YYYY-MM-DD)', to: 'To (YYYY-MM-DD)' };
+const PLACEHOLDER: Filters = {
+  action: 'Action (account.*)',
+  actor: 'Actor id or email',
+  target_type: 'Target type',
+  target_id: 'Target id',
+  from: 'From (YYYY-MM-DD)',
+  to: 'To (YYYY-MM-DD)',
+};
 
 export function AdminAudit() {
   const empty: Filters = { action: '', actor: '', target_type: '', target_id: '', from: '', to: '' };
   const [filters, setFilters] = useState<Filters>(empty);
   const [applied, setApplied] = useState<Filters>(empty);
   const pages = useCursorPages(JSON.stringify(applied));
-  const query = Object.fromEntries(Object.entries(applied).filter(([, v]) => v.trim()).map(([k, v]) => [k, v.trim()]));
-  const list = useAsync(() => call(api.GET('/api/super-admin/audit-log', { params: { query: { ...query, cursor: pages.cursor, limit: 25 } } })), [pages.cursor, JSON.stringify(applied)]);
+  const query = Object.fromEntries(
+    Object.entries(applied)
+      .filter(([, v]) => v.trim())
+      .map(([k, v]) => [k, v.trim()]),
+  );
+  const list = useAsync(
+    () => call(api.GET('/api/super-admin/audit-log', { params: { query: { ...query, cursor: pages.cursor, limit: 25 } } })),
+    [pages.cursor, JSON.stringify(applied)],
+  );
   return (
     <section>
       <h1>Audit log</h1>

@@ -23,7 +23,12 @@ function Pins() {
   const [applied, setApplied] = useState({ filter: '', q: '' });
   const [offset, setOffset] = useState(0);
   const list = useAsync(
-    () => call(api.GET('/api/super-admin/office-redeem/pins', { params: { query: { filter: applied.filter || undefined, q: applied.q.trim() || undefined, limit: PAGE, offset } } })),
+    () =>
+      call(
+        api.GET('/api/super-admin/office-redeem/pins', {
+          params: { query: { filter: applied.filter || undefined, q: applied.q.trim() || undefined, limit: PAGE, offset } },
+        }),
+      ),
     [applied.filter, applied.q, offset],
   );
   const act = useAction();
@@ -32,7 +37,11 @@ function Pins() {
 
   async function move(pin: string, m: 'renew' | 'expire') {
     const path = { params: { path: { pin } } };
-    const r = await act.run(() => call(m === 'renew' ? api.POST('/api/super-admin/office-redeem/pins/{pin}/renew', path) : api.POST('/api/super-admin/office-redeem/pins/{pin}/expire', path)));
+    const r = await act.run(() =>
+      call(
+        m === 'renew' ? api.POST('/api/super-admin/office-redeem/pins/{pin}/renew', path) : api.POST('/api/super-admin/office-redeem/pins/{pin}/expire', path),
+      ),
+    );
     if (r) list.reload();
   }
 
@@ -160,7 +169,15 @@ function Config2024() {
   const cfg = useAsync(() => call(api.GET('/api/super-admin/office-redeem/2024-master-product-key')), []);
   const [form, setForm] = useState({ product_key: '', title: '', instructions: '', support_url: '', support_email: '', footer: '' });
   useEffect(() => {
-    if (cfg.data) setForm({ product_key: cfg.data.product_key ?? '', title: cfg.data.slip.title ?? '', instructions: cfg.data.slip.instructions ?? '', support_url: cfg.data.slip.support_url ?? '', support_email: cfg.data.slip.support_email ?? '', footer: cfg.data.slip.footer ?? '' });
+    if (cfg.data)
+      setForm({
+        product_key: cfg.data.product_key ?? '',
+        title: cfg.data.slip.title ?? '',
+        instructions: cfg.data.slip.instructions ?? '',
+        support_url: cfg.data.slip.support_url ?? '',
+        support_email: cfg.data.slip.support_email ?? '',
+        footer: cfg.data.slip.footer ?? '',
+      });
   }, [cfg.data]);
   const save = useAction();
   const [saved, setSaved] = useState(false);
@@ -170,7 +187,11 @@ function Config2024() {
     const { product_key, ...slip } = form;
     const nul = (v: string) => (v.trim() ? v.trim() : null);
     const r = await save.run(() =>
-      call(api.PUT('/api/super-admin/office-redeem/2024-master-product-key', { body: { product_key: product_key.trim().toUpperCase(), slip: Object.fromEntries(Object.entries(slip).map(([k, v]) => [k, nul(v)])) } })),
+      call(
+        api.PUT('/api/super-admin/office-redeem/2024-master-product-key', {
+          body: { product_key: product_key.trim().toUpperCase(), slip: Object.fromEntries(Object.entries(slip).map(([k, v]) => [k, nul(v)])) },
+        }),
+      ),
     );
     if (r) setSaved(true);
   }
@@ -180,9 +201,24 @@ function Config2024() {
   return (
     <form className="card form" onSubmit={submit} noValidate aria-label="Office 2024 configuration">
       <h2>Office 2024</h2>
-      <Field label="Master product key" value={form.product_key} maxLength={29} placeholder="XXXXX-XXXXX-XXXXX-XXXXX-XXXXX" className="mono" onChange={(e) => setForm({ ...form, product_key: e.target.value })} error={err('product_key')} />
+      <Field
+        label="Master product key"
+        value={form.product_key}
+        maxLength={29}
+        placeholder="XXXXX-XXXXX-XXXXX-XXXXX-XXXXX"
+        className="mono"
+        onChange={(e) => setForm({ ...form, product_key: e.target.value })}
+        error={err('product_key')}
+      />
       {(['title', 'instructions', 'support_url', 'support_email', 'footer'] as const).map((k) => (
-        <Field key={k} label={`Slip ${k.replace('_', ' ')}`} value={form[k]} maxLength={2000} onChange={(e) => setForm({ ...form, [k]: e.target.value })} error={err(`slip.${k}`)} />
+        <Field
+          key={k}
+          label={`Slip ${k.replace('_', ' ')}`}
+          value={form[k]}
+          maxLength={2000}
+          onChange={(e) => setForm({ ...form, [k]: e.target.value })}
+          error={err(`slip.${k}`)}
+        />
       ))}
       {save.error && !save.error.details.length && <ErrorBox error={save.error} />}
       {saved && <p role="status">Saved.</p>}
@@ -206,7 +242,9 @@ function Config365() {
   async function submit(e: FormEvent) {
     e.preventDefault();
     setSaved(false);
-    const r = await save.run(() => call(api.PUT('/api/super-admin/office-redeem/365-pin-configure', { body: Object.fromEntries(keys.map((k) => [k, form[k].trim()])) as typeof form })));
+    const r = await save.run(() =>
+      call(api.PUT('/api/super-admin/office-redeem/365-pin-configure', { body: Object.fromEntries(keys.map((k) => [k, form[k].trim()])) as typeof form })),
+    );
     if (r) setSaved(true);
   }
   if (cfg.error) return <ErrorBox error={cfg.error} onRetry={cfg.reload} />;
@@ -215,7 +253,15 @@ function Config365() {
     <form className="card form" onSubmit={submit} noValidate aria-label="Office 365 configuration">
       <h2>Office 365</h2>
       {keys.map((k) => (
-        <Field key={k} label={k.replace('_', ' ')} value={form[k]} maxLength={2000} type={k === 'title' ? 'text' : 'url'} onChange={(e) => setForm({ ...form, [k]: e.target.value })} error={fieldError(save.error?.details, k)} />
+        <Field
+          key={k}
+          label={k.replace('_', ' ')}
+          value={form[k]}
+          maxLength={2000}
+          type={k === 'title' ? 'text' : 'url'}
+          onChange={(e) => setForm({ ...form, [k]: e.target.value })}
+          error={fieldError(save.error?.details, k)}
+        />
       ))}
       {save.error && !save.error.details.length && <ErrorBox error={save.error} />}
       {saved && <p role="status">Saved.</p>}

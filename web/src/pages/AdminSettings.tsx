@@ -3,7 +3,16 @@ import { api, call, type Schemas } from '../api/client';
 import { Empty, ErrorBox, Loading, useAction, useAsync, when } from '../ui';
 
 type Setting = Schemas['Setting'];
-type JsonSchema = { type?: string; minimum?: number; maximum?: number; exclusiveMinimum?: number; items?: JsonSchema; properties?: Record<string, JsonSchema>; minItems?: number; maxItems?: number };
+type JsonSchema = {
+  type?: string;
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: number;
+  items?: JsonSchema;
+  properties?: Record<string, JsonSchema>;
+  minItems?: number;
+  maxItems?: number;
+};
 
 /**
  * The input each setting's JSON schema calls for: a checkbox, a number (its bounds from the
@@ -23,7 +32,8 @@ function kindOf(schema: JsonSchema): Kind {
   if (schema.type === 'boolean') return { k: 'boolean' };
   if (isNumber(schema)) return { k: 'number', s: schema };
   if (schema.type === 'array' && isNumber(schema.items)) return { k: 'list', s: schema, item: schema.items! };
-  if (schema.type === 'object' && schema.properties && Object.values(schema.properties).every(isNumber)) return { k: 'object', props: Object.entries(schema.properties) };
+  if (schema.type === 'object' && schema.properties && Object.values(schema.properties).every(isNumber))
+    return { k: 'object', props: Object.entries(schema.properties) };
   return { k: 'json' };
 }
 
@@ -52,7 +62,8 @@ function toDraft(kind: Kind, value: unknown): Draft {
   const d: Draft = { checked: value === true, text: '', fields: {} };
   if (kind.k === 'number') d.text = String(value ?? '');
   else if (kind.k === 'list') d.text = Array.isArray(value) ? value.join(', ') : '';
-  else if (kind.k === 'object') d.fields = Object.fromEntries(kind.props.map(([name]) => [name, String((value as Record<string, unknown> | null)?.[name] ?? '')]));
+  else if (kind.k === 'object')
+    d.fields = Object.fromEntries(kind.props.map(([name]) => [name, String((value as Record<string, unknown> | null)?.[name] ?? '')]));
   else if (kind.k === 'json') d.text = JSON.stringify(value, null, 2);
   return d;
 }
@@ -68,7 +79,8 @@ function fromDraft(kind: Kind, d: Draft): { value?: unknown; errors: Record<stri
     }
     case 'list': {
       const parts = d.text.split(/[\s,]+/).filter(Boolean);
-      if (kind.s.minItems != null && parts.length < kind.s.minItems) return { errors: { value: `Enter at least ${kind.s.minItems} value${kind.s.minItems > 1 ? 's' : ''}.` } };
+      if (kind.s.minItems != null && parts.length < kind.s.minItems)
+        return { errors: { value: `Enter at least ${kind.s.minItems} value${kind.s.minItems > 1 ? 's' : ''}.` } };
       if (kind.s.maxItems != null && parts.length > kind.s.maxItems) return { errors: { value: `Enter at most ${kind.s.maxItems} values.` } };
       const values: number[] = [];
       for (const [i, p] of parts.entries()) {
@@ -132,7 +144,9 @@ function SettingForm({ setting }: { setting: Setting }) {
     const parsed = fromDraft(kind, draft);
     setErrors(parsed.errors);
     if (Object.keys(parsed.errors).length) return;
-    const res = await save.run(() => call(api.PUT('/api/super-admin/settings/{key}', { params: { path: { key: current.key } }, body: { value: parsed.value } })));
+    const res = await save.run(() =>
+      call(api.PUT('/api/super-admin/settings/{key}', { params: { path: { key: current.key } }, body: { value: parsed.value } })),
+    );
     if (res) {
       setCurrent({ ...current, ...res });
       setDraft(toDraft(kind, res.value));
@@ -183,7 +197,15 @@ function SettingForm({ setting }: { setting: Setting }) {
       ) : kind.k === 'list' ? (
         <div className={`field${errors.value ? ' field-invalid' : ''}`}>
           <label htmlFor={id}>Values (comma-separated)</label>
-          <input id={id} value={draft.text} maxLength={2000} inputMode="numeric" aria-invalid={errors.value ? true : undefined} aria-describedby={errors.value ? `${id}-value-err` : `${id}-hint`} onChange={(e) => edit({ text: e.target.value })} />
+          <input
+            id={id}
+            value={draft.text}
+            maxLength={2000}
+            inputMode="numeric"
+            aria-invalid={errors.value ? true : undefined}
+            aria-describedby={errors.value ? `${id}-value-err` : `${id}-hint`}
+            onChange={(e) => edit({ text: e.target.value })}
+          />
           {!errors.value && (
             <span className="hint" id={`${id}-hint`}>
               Each: {describe(kind.item).toLowerCase()}
@@ -212,7 +234,15 @@ function SettingForm({ setting }: { setting: Setting }) {
       ) : (
         <div className={`field${errors.value ? ' field-invalid' : ''}`}>
           <label htmlFor={id}>Value (JSON)</label>
-          <textarea id={id} className="mono" rows={Math.min(12, draft.text.split('\n').length + 1)} maxLength={100_000} value={draft.text} aria-invalid={errors.value ? true : undefined} onChange={(e) => edit({ text: e.target.value })} />
+          <textarea
+            id={id}
+            className="mono"
+            rows={Math.min(12, draft.text.split('\n').length + 1)}
+            maxLength={100_000}
+            value={draft.text}
+            aria-invalid={errors.value ? true : undefined}
+            onChange={(e) => edit({ text: e.target.value })}
+          />
           {errorOf('value')}
         </div>
       )}

@@ -9,7 +9,10 @@ export function AdminWorkspaces() {
   const [q, setQ] = useState('');
   const [search, setSearch] = useState('');
   const pages = useCursorPages(search);
-  const list = useAsync(() => call(api.GET('/api/super-admin/workspaces', { params: { query: { q: search || undefined, cursor: pages.cursor, limit: 25 } } })), [search, pages.cursor]);
+  const list = useAsync(
+    () => call(api.GET('/api/super-admin/workspaces', { params: { query: { q: search || undefined, cursor: pages.cursor, limit: 25 } } })),
+    [search, pages.cursor],
+  );
 
   return (
     <section>
@@ -121,7 +124,11 @@ function WorkspaceRow({ workspace }: { workspace: AdminWorkspace }) {
           <button type="submit" className="btn btn-small" disabled={!dirty || burstInvalid || save.busy}>
             Save
           </button>
-          {saved && !dirty && <span className="ok small" role="status">Saved</span>}
+          {saved && !dirty && (
+            <span className="ok small" role="status">
+              Saved
+            </span>
+          )}
           {burstInvalid && <span className="field-error">1 – 10,000,000</span>}
         </form>
         {save.error && <ErrorBox error={save.error} />}
@@ -145,7 +152,10 @@ function WorkspaceMembers({ workspaceId, count }: { workspaceId: string; count?:
 }
 
 function MemberList({ workspaceId }: { workspaceId: string }) {
-  const list = useAsync(() => call(api.GET('/api/super-admin/workspaces/{id}/members', { params: { path: { id: workspaceId }, query: { limit: 100 } } })), [workspaceId]);
+  const list = useAsync(
+    () => call(api.GET('/api/super-admin/workspaces/{id}/members', { params: { path: { id: workspaceId }, query: { limit: 100 } } })),
+    [workspaceId],
+  );
   if (list.error) return <ErrorBox error={list.error} onRetry={list.reload} />;
   if (!list.data) return <Loading label="Loading members…" />;
   return (

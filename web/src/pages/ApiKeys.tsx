@@ -7,7 +7,11 @@ export function ApiKeys() {
   const session = useSession();
   const pages = useCursorPages('');
   const list = useAsync(() => call(api.GET('/api/admin/api-keys', { params: { query: { cursor: pages.cursor, limit: 50 } } })), [pages.cursor]);
-  const [form, setForm] = useState<{ name: string; environment: Environment; expires_at: string }>({ name: '', environment: session.environment, expires_at: '' });
+  const [form, setForm] = useState<{ name: string; environment: Environment; expires_at: string }>({
+    name: '',
+    environment: session.environment,
+    expires_at: '',
+  });
   const [secret, setSecret] = useState<{ name: string; value: string } | null>(null);
   const create = useAction();
   const revoke = useAction();
@@ -39,12 +43,25 @@ export function ApiKeys() {
         <h2>Create a key</h2>
         {create.error && !create.error.details.length && <ErrorBox error={create.error} />}
         <div className="row">
-          <Field label="Name" value={form.name} maxLength={100} onChange={(e) => setForm({ ...form, name: e.target.value })} error={fieldError(create.error?.details, 'name')} placeholder="e.g. ERP sync" />
+          <Field
+            label="Name"
+            value={form.name}
+            maxLength={100}
+            onChange={(e) => setForm({ ...form, name: e.target.value })}
+            error={fieldError(create.error?.details, 'name')}
+            placeholder="e.g. ERP sync"
+          />
           <Select label="Environment" value={form.environment} onChange={(e) => setForm({ ...form, environment: e.target.value as Environment })}>
             <option value="test">test</option>
             <option value="live">live</option>
           </Select>
-          <Field label="Expires (optional)" type="datetime-local" value={form.expires_at} onChange={(e) => setForm({ ...form, expires_at: e.target.value })} error={fieldError(create.error?.details, 'expires_at')} />
+          <Field
+            label="Expires (optional)"
+            type="datetime-local"
+            value={form.expires_at}
+            onChange={(e) => setForm({ ...form, expires_at: e.target.value })}
+            error={fieldError(create.error?.details, 'expires_at')}
+          />
         </div>
         <button type="submit" className="btn btn-primary" disabled={create.busy || !form.name.trim()}>
           {create.busy ? 'Creating…' : 'Create key'}

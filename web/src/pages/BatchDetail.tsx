@@ -19,7 +19,14 @@ export function BatchDetail({ params }: PageProps) {
   usePolling(async () => batch.setData(await call(api.GET('/api/admin/batches/{id}', path))), 1000, !!b && isActive(b));
 
   if (batch.error)
-    return <ErrorBox error={batch.error.status === 404 ? Object.assign(batch.error, { message: 'This batch does not exist in this workspace and environment.' }) : batch.error} onRetry={batch.reload} />;
+    return (
+      <ErrorBox
+        error={
+          batch.error.status === 404 ? Object.assign(batch.error, { message: 'This batch does not exist in this workspace and environment.' }) : batch.error
+        }
+        onRetry={batch.reload}
+      />
+    );
   if (!b) return <Loading label="Loading batch…" />;
 
   async function cancel() {
@@ -44,7 +51,9 @@ export function BatchDetail({ params }: PageProps) {
           {BATCH_TYPE_LABEL[b.type]} <span className="mono small">{b.id}</span> <Badge value={b.status} />
         </h1>
         <div className="actions" role="group" aria-label="Batch actions">
-          {canOperate && isActive(b) && <ConfirmButton label="Cancel batch" confirmLabel="Cancel the items not started" disabled={action.busy} onConfirm={cancel} />}
+          {canOperate && isActive(b) && (
+            <ConfirmButton label="Cancel batch" confirmLabel="Cancel the items not started" disabled={action.busy} onConfirm={cancel} />
+          )}
           {b.label && (
             <button type="button" className="btn btn-primary" disabled={action.busy} onClick={download}>
               Download merged label
@@ -129,7 +138,12 @@ function Items({ batchId, version }: { batchId: string; version: string }) {
   const [status, setStatus] = useState<ItemFilter>('failed');
   const pages = useCursorPages(status);
   const list = useAsync(
-    () => call(api.GET('/api/admin/batches/{id}/items', { params: { path: { id: batchId }, query: { status: status || undefined, cursor: pages.cursor, limit: 50 } } })),
+    () =>
+      call(
+        api.GET('/api/admin/batches/{id}/items', {
+          params: { path: { id: batchId }, query: { status: status || undefined, cursor: pages.cursor, limit: 50 } },
+        }),
+      ),
     [batchId, status, pages.cursor, version],
   );
   const rows = list.data?.data ?? [];

@@ -23,7 +23,13 @@ interface ParcelDraft {
 
 function parcelDraftOf(parcel: Order['parcel']): ParcelDraft {
   const p = parcel as Order['parcel'] & { package_id?: string };
-  return { package_id: p.package_id ?? '', weight_oz: String(p.weight_oz), length_in: String(p.length_in), width_in: String(p.width_in), height_in: String(p.height_in) };
+  return {
+    package_id: p.package_id ?? '',
+    weight_oz: String(p.weight_oz),
+    length_in: String(p.length_in),
+    width_in: String(p.width_in),
+    height_in: String(p.height_in),
+  };
 }
 
 /** What the rate query and the order update send: the package and weight, or the dimensions and weight. */
@@ -39,7 +45,8 @@ const addressBody = (a: Order['ship_to']) => Object.fromEntries(ADDRESS_FIELDS.f
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 /** "USPS Ground Advantage", not "USPS USPS Ground Advantage": most service names carry their carrier's. */
-const serviceLabel = (carrier: string, serviceName: string) => (serviceName.toLowerCase().startsWith(carrier.toLowerCase()) ? serviceName : `${carrier} ${serviceName}`);
+const serviceLabel = (carrier: string, serviceName: string) =>
+  serviceName.toLowerCase().startsWith(carrier.toLowerCase()) ? serviceName : `${carrier} ${serviceName}`;
 
 /** The order's value as a purchase's shipping rules see it: its priced lines, in one currency, else none. */
 function orderValue(order: Order): { amount: number; currency: string } | undefined {
@@ -69,7 +76,10 @@ export function BuyLabelCard({ order, onBought }: { order: Order; onBought: (shi
   const [confirming, setConfirming] = useState(false);
   const quote = useAction();
   const buy = useAction();
-  const packages = useAsync(() => Promise.all([call(api.GET('/api/admin/packages', { params: { query: { limit: 100 } } })), call(api.GET('/api/admin/carrier-packages'))]), []);
+  const packages = useAsync(
+    () => Promise.all([call(api.GET('/api/admin/packages', { params: { query: { limit: 100 } } })), call(api.GET('/api/admin/carrier-packages'))]),
+    [],
+  );
   const names = useAsync(() => carrierTypes().catch(() => []), []);
   const carrierName = (slug: string) => names.data?.find((c) => c.carrier === slug)?.name ?? slug;
 
@@ -100,7 +110,12 @@ export function BuyLabelCard({ order, onBought }: { order: Order; onBought: (shi
       const rates = await quoteRates(body);
       // The rules judge what is on the form (the order as it would be bought): its value and SKUs,
       // and the parcel's dimensions (a package's own). A rule that excludes everything marks nothing.
-      const dims = { weight_oz: Number(parcel.weight_oz), length_in: Number(parcel.length_in), width_in: Number(parcel.width_in), height_in: Number(parcel.height_in) };
+      const dims = {
+        weight_oz: Number(parcel.weight_oz),
+        length_in: Number(parcel.length_in),
+        width_in: Number(parcel.width_in),
+        height_in: Number(parcel.height_in),
+      };
       const shape = pieces
         ? { parcels: pieces.map((p) => ({ weight_oz: p.weight_oz, length_in: p.length_in, width_in: p.width_in, height_in: p.height_in })) }
         : { parcel: dims };
@@ -108,7 +123,14 @@ export function BuyLabelCard({ order, onBought }: { order: Order; onBought: (shi
       const selection = from
         ? await call(
             api.POST('/api/admin/shipping-rules/evaluate', {
-              body: { ...body, location_id: undefined, ship_from: addressBody(from as Order['ship_to']), ...shape, ...(value ? { order_value: value } : {}), skus: order.line_items.flatMap((l) => (l.sku ? [l.sku] : [])) } as never,
+              body: {
+                ...body,
+                location_id: undefined,
+                ship_from: addressBody(from as Order['ship_to']),
+                ...shape,
+                ...(value ? { order_value: value } : {}),
+                skus: order.line_items.flatMap((l) => (l.sku ? [l.sku] : [])),
+              } as never,
             }),
           ).catch(() => null)
         : null;
@@ -116,7 +138,10 @@ export function BuyLabelCard({ order, onBought }: { order: Order; onBought: (shi
     });
     if (!result) return;
     setAnswer(result);
-    const pick = result.rates.data.find((r) => result.selection && r.service_code === result.selection.chosen && r.carrier_account_id === result.selection.carrier_account_id) ?? result.rates.data[0];
+    const pick =
+      result.rates.data.find(
+        (r) => result.selection && r.service_code === result.selection.chosen && r.carrier_account_id === result.selection.carrier_account_id,
+      ) ?? result.rates.data[0];
     setChosen(pick?.id ?? null);
     setConfirming(false);
   }
@@ -131,7 +156,13 @@ export function BuyLabelCard({ order, onBought }: { order: Order; onBought: (shi
       }
       return call(
         api.POST('/api/admin/shipments', {
-          body: { order_id: order.id, service_code: rate.service_code, ...(rate.carrier_account_id ? { carrier_account_id: rate.carrier_account_id } : {}), ...(location ? { location_id: location } : {}), options: bodyOf(options) } as never,
+          body: {
+            order_id: order.id,
+            service_code: rate.service_code,
+            ...(rate.carrier_account_id ? { carrier_account_id: rate.carrier_account_id } : {}),
+            ...(location ? { location_id: location } : {}),
+            options: bodyOf(options),
+          } as never,
         }),
       );
     });
@@ -150,7 +181,11 @@ export function BuyLabelCard({ order, onBought }: { order: Order; onBought: (shi
   const setP = (k: keyof ParcelDraft) => (e: { target: { value: string } }) => setParcel((p) => ({ ...p, [k]: e.target.value }));
   const choosePackage = (id: string) => {
     const preset = packages.data?.[0].data.find((p) => p.id === id) ?? packages.data?.[1].data.find((p) => p.id === id);
-    setParcel((p) => (preset ? { ...p, package_id: id, length_in: String(preset.length_in), width_in: String(preset.width_in), height_in: String(preset.height_in) } : { ...p, package_id: '' }));
+    setParcel((p) =>
+      preset
+        ? { ...p, package_id: id, length_in: String(preset.length_in), width_in: String(preset.width_in), height_in: String(preset.height_in) }
+        : { ...p, package_id: '' },
+    );
   };
   const err = (field: string) => fieldError(quote.error?.details ?? buy.error?.details, field);
 
@@ -193,9 +228,23 @@ export function BuyLabelCard({ order, onBought }: { order: Order; onBought: (shi
           <Field label="Weight (oz)" inputMode="decimal" value={parcel.weight_oz} onChange={setP('weight_oz')} maxLength={10} error={err('parcel.weight_oz')} />
           {!parcel.package_id && (
             <>
-              <Field label="Length (in)" inputMode="decimal" value={parcel.length_in} onChange={setP('length_in')} maxLength={10} error={err('parcel.length_in')} />
+              <Field
+                label="Length (in)"
+                inputMode="decimal"
+                value={parcel.length_in}
+                onChange={setP('length_in')}
+                maxLength={10}
+                error={err('parcel.length_in')}
+              />
               <Field label="Width (in)" inputMode="decimal" value={parcel.width_in} onChange={setP('width_in')} maxLength={10} error={err('parcel.width_in')} />
-              <Field label="Height (in)" inputMode="decimal" value={parcel.height_in} onChange={setP('height_in')} maxLength={10} error={err('parcel.height_in')} />
+              <Field
+                label="Height (in)"
+                inputMode="decimal"
+                value={parcel.height_in}
+                onChange={setP('height_in')}
+                maxLength={10}
+                error={err('parcel.height_in')}
+              />
             </>
           )}
         </div>
@@ -205,7 +254,15 @@ export function BuyLabelCard({ order, onBought }: { order: Order; onBought: (shi
         {quote.busy ? 'Comparing carriers…' : answer ? 'Get rates again' : 'Get rates'}
       </button>
       {quote.busy && <Loading label="Comparing carriers…" />}
-      {quote.error && <ErrorBox error={quote.error.code === 'no_rates' ? Object.assign(quote.error, { message: 'No carrier service can carry this parcel on this lane with these options.' }) : quote.error} />}
+      {quote.error && (
+        <ErrorBox
+          error={
+            quote.error.code === 'no_rates'
+              ? Object.assign(quote.error, { message: 'No carrier service can carry this parcel on this lane with these options.' })
+              : quote.error
+          }
+        />
+      )}
       {answer && !quote.busy && (
         <>
           {stale && (
@@ -213,7 +270,14 @@ export function BuyLabelCard({ order, onBought }: { order: Order; onBought: (shi
               The parcel or options changed: get the rates again before buying.
             </p>
           )}
-          <RateChoices answer={answer.rates} selection={answer.selection} chosen={chosen} onChoose={setChosen} onKeyDown={onRatesKey} carrierName={carrierName} />
+          <RateChoices
+            answer={answer.rates}
+            selection={answer.selection}
+            chosen={chosen}
+            onChoose={setChosen}
+            onKeyDown={onRatesKey}
+            carrierName={carrierName}
+          />
           {rate && !stale && !confirming && (
             <button type="button" className="btn btn-primary" data-testid="buy-chosen" disabled={buy.busy} onClick={() => setConfirming(true)}>
               Buy {rate.service_name} for {money(rate.price)}…
@@ -222,7 +286,8 @@ export function BuyLabelCard({ order, onBought }: { order: Order; onBought: (shi
           {rate && !stale && confirming && (
             <div className="alert alert-info" role="alertdialog" aria-label="Confirm the purchase" data-testid="confirm-buy">
               <p>
-                Buy <strong>{serviceLabel(carrierName(rate.carrier), rate.service_name)}</strong> for <strong>{money(rate.price)}</strong>, delivery by {day(rate.delivery.estimated_delivery_date)}?
+                Buy <strong>{serviceLabel(carrierName(rate.carrier), rate.service_name)}</strong> for <strong>{money(rate.price)}</strong>, delivery by{' '}
+                {day(rate.delivery.estimated_delivery_date)}?
                 {!same(parcel, saved.parcel) && <span className="muted small"> The order's parcel is updated to this one.</span>}
               </p>
               <button type="button" className="btn btn-primary" autoFocus disabled={buy.busy} onClick={() => void confirmPurchase()}>
@@ -275,7 +340,13 @@ function RateChoices({
               {answer.data.map((r) => (
                 <tr key={r.id} className={r.id === chosen ? 'row-selected' : undefined} onClick={() => onChoose(r.id)}>
                   <td>
-                    <input type="radio" name="buy-rate" aria-label={serviceLabel(carrierName(r.carrier), r.service_name)} checked={r.id === chosen} onChange={() => onChoose(r.id)} />
+                    <input
+                      type="radio"
+                      name="buy-rate"
+                      aria-label={serviceLabel(carrierName(r.carrier), r.service_name)}
+                      checked={r.id === chosen}
+                      onChange={() => onChoose(r.id)}
+                    />
                   </td>
                   <td>
                     <strong>{serviceLabel(carrierName(r.carrier), r.service_name)}</strong>{' '}
@@ -304,7 +375,13 @@ function RateChoices({
           </table>
         </div>
       )}
-      {selection && <p className="muted small" data-testid="rules-choice">{selection.rule_name ? `Rule "${selection.rule_name}" (${selection.strategy.replaceAll('_', ' ')}) chooses ${answer.data.find((r) => r.service_code === selection.chosen)?.service_name ?? selection.chosen}.` : 'No shipping rule matches this order: the cheapest is the default.'}</p>}
+      {selection && (
+        <p className="muted small" data-testid="rules-choice">
+          {selection.rule_name
+            ? `Rule "${selection.rule_name}" (${selection.strategy.replaceAll('_', ' ')}) chooses ${answer.data.find((r) => r.service_code === selection.chosen)?.service_name ?? selection.chosen}.`
+            : 'No shipping rule matches this order: the cheapest is the default.'}
+        </p>
+      )}
       <RateProblems answer={answer} carrierName={carrierName} />
     </div>
   );

@@ -34,7 +34,14 @@ export function CarrierAccountDetail({ params }: PageProps) {
         <p>
           <Link to="/dashboard/carriers">← Carrier accounts</Link>
         </p>
-        <ErrorBox error={account.error.status === 404 ? Object.assign(account.error, { message: 'This carrier account does not exist in this workspace and environment.' }) : account.error} onRetry={account.reload} />
+        <ErrorBox
+          error={
+            account.error.status === 404
+              ? Object.assign(account.error, { message: 'This carrier account does not exist in this workspace and environment.' })
+              : account.error
+          }
+          onRetry={account.reload}
+        />
       </section>
     );
   if (!account.data) return <Loading label="Loading carrier account…" />;
@@ -84,11 +91,21 @@ export function CarrierAccountDetail({ params }: PageProps) {
             {action.busy ? 'Working…' : 'Test connection'}
           </button>
           {!a.is_default && (
-            <button type="button" className="btn" disabled={action.busy} onClick={() => patch({ is_default: true }, `This is now the default ${name} account.`)}>
+            <button
+              type="button"
+              className="btn"
+              disabled={action.busy}
+              onClick={() => patch({ is_default: true }, `This is now the default ${name} account.`)}
+            >
               Make default
             </button>
           )}
-          <button type="button" className="btn" disabled={action.busy} onClick={() => patch({ enabled: !a.enabled }, a.enabled ? 'Disabled: it no longer rates or buys labels.' : 'Enabled.')}>
+          <button
+            type="button"
+            className="btn"
+            disabled={action.busy}
+            onClick={() => patch({ enabled: !a.enabled }, a.enabled ? 'Disabled: it no longer rates or buys labels.' : 'Enabled.')}
+          >
             {a.enabled ? 'Disable' : 'Enable'}
           </button>
           <ConfirmButton label="Delete" confirmLabel="Delete account" disabled={action.busy} onConfirm={remove} />
@@ -188,9 +205,20 @@ function EditAccount({ account, onSaved }: { account: CarrierAccount; onSaved: (
       <h2>Settings</h2>
       <UnplacedErrors error={save.error} placed={['description', 'mode']} />
       <div className="row">
-        <Field label="Description" value={form.description} maxLength={200} onChange={(e) => setForm({ ...form, description: e.target.value })} error={fieldError(save.error?.details, 'description')} />
+        <Field
+          label="Description"
+          value={form.description}
+          maxLength={200}
+          onChange={(e) => setForm({ ...form, description: e.target.value })}
+          error={fieldError(save.error?.details, 'description')}
+        />
         {isApi && (
-          <Select label="Mode" value={form.mode} onChange={(e) => setForm({ ...form, mode: e.target.value as Mode })} error={fieldError(save.error?.details, 'mode')}>
+          <Select
+            label="Mode"
+            value={form.mode}
+            onChange={(e) => setForm({ ...form, mode: e.target.value as Mode })}
+            error={fieldError(save.error?.details, 'mode')}
+          >
             {MODES.map((m) => (
               <option key={m} value={m}>
                 {m}
@@ -212,7 +240,15 @@ function EditAccount({ account, onSaved }: { account: CarrierAccount; onSaved: (
 }
 
 /** New credentials replace the old ones whole; the service tests them at once. */
-function ReplaceCredentials({ account, schema, onSaved }: { account: CarrierAccount; schema: JsonSchema; onSaved: (a: CarrierAccount, talkedToCarrier: boolean) => void }) {
+function ReplaceCredentials({
+  account,
+  schema,
+  onSaved,
+}: {
+  account: CarrierAccount;
+  schema: JsonSchema;
+  onSaved: (a: CarrierAccount, talkedToCarrier: boolean) => void;
+}) {
   const [draft, setDraft] = useState<CredentialDraft>(() => emptyDraft(schema, account.credentials));
   const [done, setDone] = useState(false);
   const save = useAction();
@@ -220,7 +256,9 @@ function ReplaceCredentials({ account, schema, onSaved }: { account: CarrierAcco
   async function submit(e: FormEvent) {
     e.preventDefault();
     setDone(false);
-    const r = await save.run(() => call(api.PATCH('/api/admin/carrier-accounts/{id}', { params: { path: { id: account.id } }, body: { credentials: credentialsFromDraft(schema, draft) } })));
+    const r = await save.run(() =>
+      call(api.PATCH('/api/admin/carrier-accounts/{id}', { params: { path: { id: account.id } }, body: { credentials: credentialsFromDraft(schema, draft) } })),
+    );
     if (r) {
       // The secrets typed here leave the page with the answer.
       setDraft(emptyDraft(schema, r.credentials));

@@ -4,16 +4,7 @@ import { api, call } from '../api/client';
 import { Link, navigate } from '../router';
 import { useSession } from '../session';
 import { Badge, Empty, ErrorBox, Field, fieldError, Loading, Pager, Select, useAction, useAsync, useCursorPages } from '../ui';
-import {
-  AccountBadges,
-  carrierName,
-  CredentialsFields,
-  HealthSummary,
-  MaskedCredentials,
-  MODES,
-  UnplacedErrors,
-  type Mode,
-} from './carriers-common';
+import { AccountBadges, carrierName, CredentialsFields, HealthSummary, MaskedCredentials, MODES, UnplacedErrors, type Mode } from './carriers-common';
 import { credentialFieldNames, credentialsFromDraft, emptyDraft, type CredentialDraft, type JsonSchema } from './credentials-draft';
 
 export function Carriers() {
@@ -21,7 +12,10 @@ export function Carriers() {
   const [carrier, setCarrier] = useState('');
   const pages = useCursorPages(carrier);
   const types = useAsync(carrierTypes, []);
-  const list = useAsync(() => call(api.GET('/api/admin/carrier-accounts', { params: { query: { cursor: pages.cursor, limit: 50, carrier: carrier || undefined } } })), [pages.cursor, carrier]);
+  const list = useAsync(
+    () => call(api.GET('/api/admin/carrier-accounts', { params: { query: { cursor: pages.cursor, limit: 50, carrier: carrier || undefined } } })),
+    [pages.cursor, carrier],
+  );
   const [adding, setAdding] = useState(false);
 
   return (
@@ -35,7 +29,8 @@ export function Carriers() {
         )}
       </div>
       <p className="muted">
-        The carrier accounts of the {environment} environment. Rates ask every enabled account; a label is bought with the carrier’s default account unless the request names one.
+        The carrier accounts of the {environment} environment. Rates ask every enabled account; a label is bought with the carrier’s default account unless the
+        request names one.
       </p>
       {types.error && <ErrorBox error={types.error} onRetry={types.reload} />}
       {adding && types.data && <AddAccount types={types.data} onCancel={() => setAdding(false)} />}
@@ -54,7 +49,11 @@ export function Carriers() {
       ) : !list.data ? (
         <Loading label="Loading carrier accounts…" />
       ) : list.data.data.length === 0 ? (
-        <Empty>{carrier ? `No ${carrierName(types.data, carrier)} accounts in this environment.` : 'No carrier accounts in this environment. Add one to rate and buy labels.'}</Empty>
+        <Empty>
+          {carrier
+            ? `No ${carrierName(types.data, carrier)} accounts in this environment.`
+            : 'No carrier accounts in this environment. Add one to rate and buy labels.'}
+        </Empty>
       ) : (
         <>
           <div className="table-wrap">
@@ -105,7 +104,15 @@ export function Carriers() {
 type Form = { carrier: string; driver: 'simulated' | 'api'; description: string; mode: Mode; account_number: string; base_url: string; is_default: boolean };
 
 function blankForm(type: CarrierType | undefined): Form {
-  return { carrier: type?.carrier ?? '', driver: type?.drivers.includes('api') ? 'api' : 'simulated', description: '', mode: 'sandbox', account_number: '', base_url: '', is_default: false };
+  return {
+    carrier: type?.carrier ?? '',
+    driver: type?.drivers.includes('api') ? 'api' : 'simulated',
+    description: '',
+    mode: 'sandbox',
+    account_number: '',
+    base_url: '',
+    is_default: false,
+  };
 }
 
 /**
@@ -161,7 +168,14 @@ function AddAccount({ types, onCancel }: { types: CarrierType[]; onCancel: () =>
   }
 
   // Details on fields the form shows sit under them; any other goes to the error box.
-  const placed = ['carrier', 'driver', 'description', 'is_default', ...(form.driver === 'api' ? ['mode', 'account_number', 'base_url'] : []), ...(schema ? credentialFieldNames(schema) : [])];
+  const placed = [
+    'carrier',
+    'driver',
+    'description',
+    'is_default',
+    ...(form.driver === 'api' ? ['mode', 'account_number', 'base_url'] : []),
+    ...(schema ? credentialFieldNames(schema) : []),
+  ];
   return (
     <form onSubmit={submit} noValidate className="form card" aria-label="New carrier account">
       <h2>Add a carrier account</h2>
@@ -192,9 +206,24 @@ function AddAccount({ types, onCancel }: { types: CarrierType[]; onCancel: () =>
         )}
       </div>
       <div className="row">
-        <Field label="Description (optional)" value={form.description} maxLength={200} onChange={(e) => setForm({ ...form, description: e.target.value })} error={err('description')} placeholder="e.g. Our UPS contract" />
+        <Field
+          label="Description (optional)"
+          value={form.description}
+          maxLength={200}
+          onChange={(e) => setForm({ ...form, description: e.target.value })}
+          error={err('description')}
+          placeholder="e.g. Our UPS contract"
+        />
         {form.driver === 'api' && (
-          <Field label="Account number (optional)" value={form.account_number} maxLength={64} spellCheck={false} onChange={(e) => setForm({ ...form, account_number: e.target.value })} error={err('account_number')} hint="Your shipper number at the carrier." />
+          <Field
+            label="Account number (optional)"
+            value={form.account_number}
+            maxLength={64}
+            spellCheck={false}
+            onChange={(e) => setForm({ ...form, account_number: e.target.value })}
+            error={err('account_number')}
+            hint="Your shipper number at the carrier."
+          />
         )}
       </div>
       {schema && <CredentialsFields schema={schema} draft={draft} onChange={setDraft} errors={create.error?.details} />}
@@ -216,7 +245,8 @@ function AddAccount({ types, onCancel }: { types: CarrierType[]; onCancel: () =>
         </details>
       )}
       <label className="check-label">
-        <input type="checkbox" checked={form.is_default} onChange={(e) => setForm({ ...form, is_default: e.target.checked })} /> Make it the default {type?.name ?? form.carrier} account
+        <input type="checkbox" checked={form.is_default} onChange={(e) => setForm({ ...form, is_default: e.target.checked })} /> Make it the default{' '}
+        {type?.name ?? form.carrier} account
       </label>
       {err('is_default') && <p className="field-error">{err('is_default')}</p>}
       <div className="actions">

@@ -3,7 +3,23 @@ import { api, call, type Schemas } from '../api/client';
 import { carrierTypes } from '../api/carriers';
 import { Link } from '../router';
 import { RoleGate, useSession } from '../session';
-import { Badge, ConfirmButton, Empty, ErrorBox, Field, fieldError, Loading, money, Pager, Select, useAction, useAsync, useCursorPages, usePolling, when } from '../ui';
+import {
+  Badge,
+  ConfirmButton,
+  Empty,
+  ErrorBox,
+  Field,
+  fieldError,
+  Loading,
+  money,
+  Pager,
+  Select,
+  useAction,
+  useAsync,
+  useCursorPages,
+  usePolling,
+  when,
+} from '../ui';
 import { fetchAdminFile, saveBlob } from './label-file';
 import { LocationSelect } from './location-select';
 
@@ -50,7 +66,8 @@ export function EndOfDay() {
     <section>
       <h1>End of day</h1>
       <p className="muted">
-        Close the day in the {environment} environment: a manifest lists the day&apos;s labels on one form for the driver (USPS: a SCAN form; others: a close report). A label on a manifest can no longer be voided.
+        Close the day in the {environment} environment: a manifest lists the day&apos;s labels on one form for the driver (USPS: a SCAN form; others: a close
+        report). A label on a manifest can no longer be voided.
       </p>
       <LocationSelect label="Location" value={locationId} onChange={setLocationId} />
       <Manifests locationId={locationId} />
@@ -61,9 +78,16 @@ export function EndOfDay() {
 
 function Manifests({ locationId }: { locationId: string }) {
   const pages = useCursorPages(locationId);
-  const list = useAsync(() => call(api.GET('/api/admin/manifests', { params: { query: { cursor: pages.cursor, limit: 25, ...(locationId ? { location_id: locationId } : {}) } } })), [pages.cursor, locationId]);
+  const list = useAsync(
+    () => call(api.GET('/api/admin/manifests', { params: { query: { cursor: pages.cursor, limit: 25, ...(locationId ? { location_id: locationId } : {}) } } })),
+    [pages.cursor, locationId],
+  );
   const rows = list.data?.data ?? [];
-  usePolling(list.reload, 1500, rows.some((m) => m.status === 'pending'));
+  usePolling(
+    list.reload,
+    1500,
+    rows.some((m) => m.status === 'pending'),
+  );
   const [form, setForm] = useState({ carrier: 'usps', ship_date: '' });
   const carriers = useCarriersThat('manifests');
   const create = useAction();
@@ -71,29 +95,44 @@ function Manifests({ locationId }: { locationId: string }) {
 
   async function submit(e: FormEvent) {
     e.preventDefault();
-    const res = await create.run(() => call(api.POST('/api/admin/manifests', { body: { carrier: form.carrier, ...(locationId ? { location_id: locationId } : {}), ...(form.ship_date ? { ship_date: form.ship_date } : {}) } })));
+    const res = await create.run(() =>
+      call(
+        api.POST('/api/admin/manifests', {
+          body: { carrier: form.carrier, ...(locationId ? { location_id: locationId } : {}), ...(form.ship_date ? { ship_date: form.ship_date } : {}) },
+        }),
+      ),
+    );
     if (res) list.reload();
   }
 
   async function save(m: Manifest) {
-    await download.run(async () => saveBlob(await fetchAdminFile(`/api/admin/manifests/${encodeURIComponent(m.id)}/document`), `${m.documents[0]?.type ?? 'manifest'}-${m.id}.pdf`));
+    await download.run(async () =>
+      saveBlob(await fetchAdminFile(`/api/admin/manifests/${encodeURIComponent(m.id)}/document`), `${m.documents[0]?.type ?? 'manifest'}-${m.id}.pdf`),
+    );
   }
 
   return (
     <div className="card" data-testid="manifests-section">
       <h2>Manifests</h2>
       <RoleGate role="operator" what="create manifests">
-      <form onSubmit={submit} noValidate className="form" aria-label="New manifest">
-        <Select label="Carrier" value={form.carrier} onChange={(e) => setForm({ ...form, carrier: e.target.value })}>
-          <CarrierOptions carriers={carriers} />
-        </Select>
-        <Field label="Ship date" type="date" value={form.ship_date} hint="Empty: today in the location's time zone." error={fieldError(create.error?.details, 'ship_date')} onChange={(e) => setForm({ ...form, ship_date: e.target.value })} />
-        <div className="actions">
-          <button type="submit" className="btn btn-primary" disabled={create.busy}>
-            {create.busy ? 'Creating…' : 'Create manifest'}
-          </button>
-        </div>
-      </form>
+        <form onSubmit={submit} noValidate className="form" aria-label="New manifest">
+          <Select label="Carrier" value={form.carrier} onChange={(e) => setForm({ ...form, carrier: e.target.value })}>
+            <CarrierOptions carriers={carriers} />
+          </Select>
+          <Field
+            label="Ship date"
+            type="date"
+            value={form.ship_date}
+            hint="Empty: today in the location's time zone."
+            error={fieldError(create.error?.details, 'ship_date')}
+            onChange={(e) => setForm({ ...form, ship_date: e.target.value })}
+          />
+          <div className="actions">
+            <button type="submit" className="btn btn-primary" disabled={create.busy}>
+              {create.busy ? 'Creating…' : 'Create manifest'}
+            </button>
+          </div>
+        </form>
       </RoleGate>
       {create.error && <ErrorBox error={create.error} />}
       {download.error && <ErrorBox error={download.error} />}
@@ -174,7 +213,10 @@ const EMPTY_PICKUP = { carrier: 'usps', start: '', end: '', package_count: '1', 
 function Pickups({ locationId }: { locationId: string }) {
   const canOperate = useSession().can('operator');
   const pages = useCursorPages(locationId);
-  const list = useAsync(() => call(api.GET('/api/admin/pickups', { params: { query: { cursor: pages.cursor, limit: 25, ...(locationId ? { location_id: locationId } : {}) } } })), [pages.cursor, locationId]);
+  const list = useAsync(
+    () => call(api.GET('/api/admin/pickups', { params: { query: { cursor: pages.cursor, limit: 25, ...(locationId ? { location_id: locationId } : {}) } } })),
+    [pages.cursor, locationId],
+  );
   const rows = list.data?.data ?? [];
   const [form, setForm] = useState(EMPTY_PICKUP);
   const carriers = useCarriersThat('pickups');
@@ -212,20 +254,46 @@ function Pickups({ locationId }: { locationId: string }) {
     <div className="card" data-testid="pickups-section">
       <h2>Pickups</h2>
       <RoleGate role="operator" what="book or cancel pickups">
-      <form onSubmit={submit} noValidate className="form" aria-label="Book a pickup">
-        <Select label="Pickup carrier" value={form.carrier} onChange={(e) => setForm({ ...form, carrier: e.target.value })}>
-          <CarrierOptions carriers={carriers} />
-        </Select>
-        <Field label="Window start" type="datetime-local" value={form.start} error={err('window.start')} onChange={(e) => setForm({ ...form, start: e.target.value })} />
-        <Field label="Window end" type="datetime-local" value={form.end} error={err('window.end')} hint="At least 2 hours, same day, not on a Sunday or a carrier holiday." onChange={(e) => setForm({ ...form, end: e.target.value })} />
-        <Field label="Packages" type="number" min={1} max={500} value={form.package_count} error={err('package_count')} onChange={(e) => setForm({ ...form, package_count: e.target.value })} />
-        <Field label="Instructions (optional)" value={form.instructions} maxLength={500} onChange={(e) => setForm({ ...form, instructions: e.target.value })} />
-        <div className="actions">
-          <button type="submit" className="btn btn-primary" disabled={book.busy || !form.start || !form.end}>
-            {book.busy ? 'Booking…' : 'Book pickup'}
-          </button>
-        </div>
-      </form>
+        <form onSubmit={submit} noValidate className="form" aria-label="Book a pickup">
+          <Select label="Pickup carrier" value={form.carrier} onChange={(e) => setForm({ ...form, carrier: e.target.value })}>
+            <CarrierOptions carriers={carriers} />
+          </Select>
+          <Field
+            label="Window start"
+            type="datetime-local"
+            value={form.start}
+            error={err('window.start')}
+            onChange={(e) => setForm({ ...form, start: e.target.value })}
+          />
+          <Field
+            label="Window end"
+            type="datetime-local"
+            value={form.end}
+            error={err('window.end')}
+            hint="At least 2 hours, same day, not on a Sunday or a carrier holiday."
+            onChange={(e) => setForm({ ...form, end: e.target.value })}
+          />
+          <Field
+            label="Packages"
+            type="number"
+            min={1}
+            max={500}
+            value={form.package_count}
+            error={err('package_count')}
+            onChange={(e) => setForm({ ...form, package_count: e.target.value })}
+          />
+          <Field
+            label="Instructions (optional)"
+            value={form.instructions}
+            maxLength={500}
+            onChange={(e) => setForm({ ...form, instructions: e.target.value })}
+          />
+          <div className="actions">
+            <button type="submit" className="btn btn-primary" disabled={book.busy || !form.start || !form.end}>
+              {book.busy ? 'Booking…' : 'Book pickup'}
+            </button>
+          </div>
+        </form>
       </RoleGate>
       {book.error && <ErrorBox error={book.error} />}
       {cancel.error && <ErrorBox error={cancel.error} />}
@@ -263,7 +331,11 @@ function Pickups({ locationId }: { locationId: string }) {
                     </td>
                     <td className="hide-sm num">{money(p.price)}</td>
                     <td className="hide-sm">{when(p.cancel_by)}</td>
-                    <td>{canOperate && p.status === 'scheduled' && <ConfirmButton label="Cancel" confirmLabel="Cancel pickup" disabled={cancel.busy} onConfirm={() => void cancelPickup(p)} />}</td>
+                    <td>
+                      {canOperate && p.status === 'scheduled' && (
+                        <ConfirmButton label="Cancel" confirmLabel="Cancel pickup" disabled={cancel.busy} onConfirm={() => void cancelPickup(p)} />
+                      )}
+                    </td>
                   </tr>
                 ))}
               </tbody>

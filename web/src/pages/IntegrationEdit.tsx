@@ -15,7 +15,15 @@ export function IntegrationEdit({ params }: PageProps) {
   const save = useAction();
   const remove = useAction();
 
-  if (item.error) return <ErrorBox error={item.error.status === 404 ? Object.assign(item.error, { message: 'This integration does not exist in this workspace and environment.' }) : item.error} onRetry={item.reload} />;
+  if (item.error)
+    return (
+      <ErrorBox
+        error={
+          item.error.status === 404 ? Object.assign(item.error, { message: 'This integration does not exist in this workspace and environment.' }) : item.error
+        }
+        onRetry={item.reload}
+      />
+    );
   if (!item.data) return <Loading label="Loading integration…" />;
   const i = item.data;
   // A store connection (docs/channels.md) has its own page; push intake keeps this one.
@@ -77,7 +85,13 @@ export function IntegrationEdit({ params }: PageProps) {
         <h2>Edit</h2>
         {save.error && <ErrorBox error={save.error} />}
         <div className="row">
-          <Field label="Name" value={f.name} maxLength={200} onChange={(e) => setForm({ ...f, name: e.target.value })} error={fieldError(save.error?.details, 'name')} />
+          <Field
+            label="Name"
+            value={f.name}
+            maxLength={200}
+            onChange={(e) => setForm({ ...f, name: e.target.value })}
+            error={fieldError(save.error?.details, 'name')}
+          />
           <Select label="Platform" value={f.platform} onChange={(e) => setForm({ ...f, platform: e.target.value })}>
             {PLATFORMS.map((p) => (
               <option key={p}>{p}</option>
@@ -86,7 +100,8 @@ export function IntegrationEdit({ params }: PageProps) {
           <Field label="Token expires" type="datetime-local" value={f.token_expires_at} onChange={(e) => setForm({ ...f, token_expires_at: e.target.value })} />
         </div>
         <label className="check-label">
-          <input type="checkbox" checked={f.rotate} onChange={(e) => setForm({ ...f, rotate: e.target.checked })} /> Issue a new ingest key (the current one stops working at once)
+          <input type="checkbox" checked={f.rotate} onChange={(e) => setForm({ ...f, rotate: e.target.checked })} /> Issue a new ingest key (the current one
+          stops working at once)
         </label>
         <div className="actions">
           <button type="submit" className="btn btn-primary" disabled={save.busy || !f.name.trim()}>

@@ -42,7 +42,9 @@ export function IntegrationExchanges({ integrationId, tick }: { integrationId: s
           Refresh
         </button>
       </div>
-      <p className="muted small">The last 100 requests to the store platform (kept 7 days). Tokens, keys, secrets and the connection’s own secret values are redacted.</p>
+      <p className="muted small">
+        The last 100 requests to the store platform (kept 7 days). Tokens, keys, secrets and the connection’s own secret values are redacted.
+      </p>
       {logs.error ? (
         <ErrorBox error={logs.error} onRetry={logs.reload} />
       ) : !logs.data ? (

@@ -1,7 +1,22 @@
 import { useState, type FormEvent } from 'react';
 import { api, call } from '../api/client';
 import { Link, navigate } from '../router';
-import { Badge, ConfirmButton, duration, Empty, ErrorBox, Field, fieldError, Loading, Pager, useAction, useAsync, useCursorPages, usePolling, when } from '../ui';
+import {
+  Badge,
+  ConfirmButton,
+  duration,
+  Empty,
+  ErrorBox,
+  Field,
+  fieldError,
+  Loading,
+  Pager,
+  useAction,
+  useAsync,
+  useCursorPages,
+  usePolling,
+  when,
+} from '../ui';
 import { MaskedCredentials, UnplacedErrors } from './carriers-common';
 import { IntegrationExchanges } from './IntegrationExchanges';
 import { HealthBadge } from './Integrations';
@@ -38,7 +53,11 @@ export function IntegrationStore({ integration: i, onChange }: { integration: In
       onChange(r);
       // A passing test drains the write-backs that waited for working credentials.
       setWriteBackTick((t) => t + 1);
-      setNotice(r.health === 'healthy' ? 'Connection test passed.' : `Connection test: ${r.health.replaceAll('_', ' ')}${r.health_reason ? ` (${healthReason(r.health_reason)})` : ''}.`);
+      setNotice(
+        r.health === 'healthy'
+          ? 'Connection test passed.'
+          : `Connection test: ${r.health.replaceAll('_', ' ')}${r.health_reason ? ` (${healthReason(r.health_reason)})` : ''}.`,
+      );
     }
   }
   async function sync() {
@@ -68,7 +87,13 @@ export function IntegrationStore({ integration: i, onChange }: { integration: In
           <button type="button" className="btn btn-primary" disabled={action.busy} onClick={test}>
             {action.busy ? 'Working…' : 'Test connection'}
           </button>
-          <button type="button" className="btn" disabled={action.busy || connection?.state !== 'active'} title={connection?.state === 'active' ? undefined : 'Connect the store first'} onClick={sync}>
+          <button
+            type="button"
+            className="btn"
+            disabled={action.busy || connection?.state !== 'active'}
+            title={connection?.state === 'active' ? undefined : 'Connect the store first'}
+            onClick={sync}
+          >
             Sync now
           </button>
           <ConfirmButton label="Disconnect" confirmLabel="Really disconnect" disabled={action.busy} onConfirm={remove} />
@@ -234,7 +259,14 @@ function StoreSettings({ integration, onSaved }: { integration: Integration; onS
           error={err('settings.import_statuses') ?? fieldError(save.error?.details, 'settings.import_statuses[0]')}
           hint={STATUS_HINTS[integration.platform] ?? 'the store’s status names, comma separated'}
         />
-        <Field label="Backfill (days)" type="number" min={0} value={form.backfill_days} onChange={(e) => setForm({ ...form, backfill_days: e.target.value })} error={err('settings.backfill_days')} />
+        <Field
+          label="Backfill (days)"
+          type="number"
+          min={0}
+          value={form.backfill_days}
+          onChange={(e) => setForm({ ...form, backfill_days: e.target.value })}
+          error={err('settings.backfill_days')}
+        />
         <Field
           label="Reconcile every (minutes)"
           type="number"
@@ -245,10 +277,17 @@ function StoreSettings({ integration, onSaved }: { integration: Integration; onS
         />
       </div>
       <label className="check-label">
-        <input type="checkbox" checked={form.write_back} onChange={(e) => setForm({ ...form, write_back: e.target.checked })} /> Send tracking back to the store when a label is bought
+        <input type="checkbox" checked={form.write_back} onChange={(e) => setForm({ ...form, write_back: e.target.checked })} /> Send tracking back to the store
+        when a label is bought
       </label>
       <label className="check-label">
-        <input type="checkbox" checked={form.notify_customer} disabled={!form.write_back} onChange={(e) => setForm({ ...form, notify_customer: e.target.checked })} /> Let the store email the buyer about the shipment
+        <input
+          type="checkbox"
+          checked={form.notify_customer}
+          disabled={!form.write_back}
+          onChange={(e) => setForm({ ...form, notify_customer: e.target.checked })}
+        />{' '}
+        Let the store email the buyer about the shipment
       </label>
       <div className="actions">
         <button type="submit" className="btn btn-primary" disabled={save.busy || !changed || !form.name.trim()}>
@@ -269,7 +308,11 @@ function SyncRuns({ integrationId, tick }: { integrationId: string; tick: number
     [integrationId, pages.cursor, tick],
   );
   const rows = runs.data?.data ?? [];
-  usePolling(runs.reload, 2000, rows.some((r) => UNSETTLED.includes(r.status)));
+  usePolling(
+    runs.reload,
+    2000,
+    rows.some((r) => UNSETTLED.includes(r.status)),
+  );
 
   return (
     <div className="card">
@@ -336,7 +379,9 @@ function SyncRuns({ integrationId, tick }: { integrationId: string; tick: number
 
 /** The integration's dead and retrying write-backs (the list filters one status at a time). */
 async function loadStuck(integrationId: string): Promise<WriteBack[]> {
-  const lists = await Promise.all(RETRYABLE.map((status) => call(api.GET('/api/admin/write-backs', { params: { query: { integration_id: integrationId, status, limit: 100 } } }))));
+  const lists = await Promise.all(
+    RETRYABLE.map((status) => call(api.GET('/api/admin/write-backs', { params: { query: { integration_id: integrationId, status, limit: 100 } } }))),
+  );
   return lists.flatMap((l) => l.data).sort((a, b) => b.created_at.localeCompare(a.created_at));
 }
 

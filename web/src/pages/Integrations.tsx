@@ -19,7 +19,17 @@ export function Integrations() {
   const pages = useCursorPages('');
   const list = useAsync(() => call(api.GET('/api/admin/integrations', { params: { query: { cursor: pages.cursor, limit: 25 } } })), [pages.cursor]);
   const [creating, setCreating] = useState(false);
-  const blank = { name: '', platform: 'shopify', shop: '', token_expires_at: '', access_token: '', client_secret: '', client_id: '', consumer_key: '', consumer_secret: '' };
+  const blank = {
+    name: '',
+    platform: 'shopify',
+    shop: '',
+    token_expires_at: '',
+    access_token: '',
+    client_secret: '',
+    client_id: '',
+    consumer_key: '',
+    consumer_secret: '',
+  };
   const [form, setForm] = useState(blank);
   const [created, setCreated] = useState<{ name: string; key: string; authorizeUrl: string | null } | null>(null);
   const create = useAction();
@@ -44,11 +54,11 @@ export function Integrations() {
         : bigcommerce
           ? { name, platform, store_ref: form.shop.trim(), credentials: { access_token: form.access_token.trim() } }
           : {
-          name,
-          platform,
-          config: form.shop.trim() ? { shop_domain: form.shop.trim() } : {},
-          token_expires_at: form.token_expires_at ? new Date(form.token_expires_at).toISOString() : null,
-        };
+              name,
+              platform,
+              config: form.shop.trim() ? { shop_domain: form.shop.trim() } : {},
+              token_expires_at: form.token_expires_at ? new Date(form.token_expires_at).toISOString() : null,
+            };
     const res = await create.run(() => call(api.POST('/api/admin/integrations', { body })));
     if (res) {
       setCreated({ name: res.name, key: res.ingest_key ?? '', authorizeUrl: res.connection?.authorize_url ?? null });
@@ -68,7 +78,10 @@ export function Integrations() {
           </button>
         )}
       </div>
-      <p className="muted">Orders an integration sends land in the {environment} environment. Stores push orders to <code>POST /api/integrations/orders</code> with their ingest key.</p>
+      <p className="muted">
+        Orders an integration sends land in the {environment} environment. Stores push orders to <code>POST /api/integrations/orders</code> with their ingest
+        key.
+      </p>
       {created?.authorizeUrl && (
         <p className="card">
           Approve the app on Shopify to finish connecting {created.name}:{' '}
@@ -83,7 +96,15 @@ export function Integrations() {
           <h2>Connect a store</h2>
           {create.error && <ErrorBox error={create.error} />}
           <div className="row">
-            <Field label="Name" required value={form.name} maxLength={200} onChange={(e) => setForm({ ...form, name: e.target.value })} error={fieldError(create.error?.details, 'name')} autoFocus />
+            <Field
+              label="Name"
+              required
+              value={form.name}
+              maxLength={200}
+              onChange={(e) => setForm({ ...form, name: e.target.value })}
+              error={fieldError(create.error?.details, 'name')}
+              autoFocus
+            />
             <Select label="Platform" value={form.platform} onChange={(e) => setForm({ ...form, platform: e.target.value })}>
               {PLATFORMS.map((p) => (
                 <option key={p}>{p}</option>
@@ -91,26 +112,104 @@ export function Integrations() {
             </Select>
             {shopify ? (
               <>
-                <Field label="Shop domain (name.myshopify.com)" required value={form.shop} maxLength={255} onChange={(e) => setForm({ ...form, shop: e.target.value })} error={fieldError(create.error?.details, 'store_ref')} />
-                <Field label="Admin API access token (custom app)" type="password" autoComplete="off" value={form.access_token} maxLength={512} onChange={(e) => setForm({ ...form, access_token: e.target.value })} error={fieldError(create.error?.details, 'credentials.access_token')} />
-                <Field label="Client ID (Partner app, for the OAuth install)" value={form.client_id} maxLength={512} disabled={Boolean(form.access_token)} onChange={(e) => setForm({ ...form, client_id: e.target.value })} error={fieldError(create.error?.details, 'credentials.client_id')} />
-                <Field label="Client secret (API secret key)" required type="password" autoComplete="off" value={form.client_secret} maxLength={512} onChange={(e) => setForm({ ...form, client_secret: e.target.value })} error={fieldError(create.error?.details, 'credentials.client_secret')} />
+                <Field
+                  label="Shop domain (name.myshopify.com)"
+                  required
+                  value={form.shop}
+                  maxLength={255}
+                  onChange={(e) => setForm({ ...form, shop: e.target.value })}
+                  error={fieldError(create.error?.details, 'store_ref')}
+                />
+                <Field
+                  label="Admin API access token (custom app)"
+                  type="password"
+                  autoComplete="off"
+                  value={form.access_token}
+                  maxLength={512}
+                  onChange={(e) => setForm({ ...form, access_token: e.target.value })}
+                  error={fieldError(create.error?.details, 'credentials.access_token')}
+                />
+                <Field
+                  label="Client ID (Partner app, for the OAuth install)"
+                  value={form.client_id}
+                  maxLength={512}
+                  disabled={Boolean(form.access_token)}
+                  onChange={(e) => setForm({ ...form, client_id: e.target.value })}
+                  error={fieldError(create.error?.details, 'credentials.client_id')}
+                />
+                <Field
+                  label="Client secret (API secret key)"
+                  required
+                  type="password"
+                  autoComplete="off"
+                  value={form.client_secret}
+                  maxLength={512}
+                  onChange={(e) => setForm({ ...form, client_secret: e.target.value })}
+                  error={fieldError(create.error?.details, 'credentials.client_secret')}
+                />
               </>
             ) : woocommerce ? (
               <>
-                <Field label="Site URL (https://shop.example.com)" required value={form.shop} maxLength={255} onChange={(e) => setForm({ ...form, shop: e.target.value })} error={fieldError(create.error?.details, 'store_ref')} />
-                <Field label="Consumer key (ck_…)" required type="password" autoComplete="off" value={form.consumer_key} maxLength={512} onChange={(e) => setForm({ ...form, consumer_key: e.target.value })} error={fieldError(create.error?.details, 'credentials.consumer_key')} />
-                <Field label="Consumer secret (cs_…)" required type="password" autoComplete="off" value={form.consumer_secret} maxLength={512} onChange={(e) => setForm({ ...form, consumer_secret: e.target.value })} error={fieldError(create.error?.details, 'credentials.consumer_secret')} />
+                <Field
+                  label="Site URL (https://shop.example.com)"
+                  required
+                  value={form.shop}
+                  maxLength={255}
+                  onChange={(e) => setForm({ ...form, shop: e.target.value })}
+                  error={fieldError(create.error?.details, 'store_ref')}
+                />
+                <Field
+                  label="Consumer key (ck_…)"
+                  required
+                  type="password"
+                  autoComplete="off"
+                  value={form.consumer_key}
+                  maxLength={512}
+                  onChange={(e) => setForm({ ...form, consumer_key: e.target.value })}
+                  error={fieldError(create.error?.details, 'credentials.consumer_key')}
+                />
+                <Field
+                  label="Consumer secret (cs_…)"
+                  required
+                  type="password"
+                  autoComplete="off"
+                  value={form.consumer_secret}
+                  maxLength={512}
+                  onChange={(e) => setForm({ ...form, consumer_secret: e.target.value })}
+                  error={fieldError(create.error?.details, 'credentials.consumer_secret')}
+                />
               </>
             ) : bigcommerce ? (
               <>
-                <Field label="Store hash (from the API path stores/…/v3)" required value={form.shop} maxLength={255} onChange={(e) => setForm({ ...form, shop: e.target.value })} error={fieldError(create.error?.details, 'store_ref')} />
-                <Field label="Access token (store API account)" required type="password" autoComplete="off" value={form.access_token} maxLength={512} onChange={(e) => setForm({ ...form, access_token: e.target.value })} error={fieldError(create.error?.details, 'credentials.access_token')} />
+                <Field
+                  label="Store hash (from the API path stores/…/v3)"
+                  required
+                  value={form.shop}
+                  maxLength={255}
+                  onChange={(e) => setForm({ ...form, shop: e.target.value })}
+                  error={fieldError(create.error?.details, 'store_ref')}
+                />
+                <Field
+                  label="Access token (store API account)"
+                  required
+                  type="password"
+                  autoComplete="off"
+                  value={form.access_token}
+                  maxLength={512}
+                  onChange={(e) => setForm({ ...form, access_token: e.target.value })}
+                  error={fieldError(create.error?.details, 'credentials.access_token')}
+                />
               </>
             ) : (
               <>
                 <Field label="Shop domain (optional)" value={form.shop} maxLength={200} onChange={(e) => setForm({ ...form, shop: e.target.value })} />
-                <Field label="Token expires (optional)" type="datetime-local" value={form.token_expires_at} onChange={(e) => setForm({ ...form, token_expires_at: e.target.value })} error={fieldError(create.error?.details, 'token_expires_at')} />
+                <Field
+                  label="Token expires (optional)"
+                  type="datetime-local"
+                  value={form.token_expires_at}
+                  onChange={(e) => setForm({ ...form, token_expires_at: e.target.value })}
+                  error={fieldError(create.error?.details, 'token_expires_at')}
+                />
               </>
             )}
           </div>

@@ -19,7 +19,18 @@ export function Locations() {
   async function submit(e: FormEvent) {
     e.preventDefault();
     const { name, timezone, pickup_cutoff: cutoff, ...address } = form;
-    const res = await create.run(() => call(api.POST('/api/admin/locations', { body: { name: name.trim(), timezone, pickup_cutoff: cutoff, address: Object.fromEntries(Object.entries(address).filter(([, v]) => v.trim() !== '')) as { country: string } } })));
+    const res = await create.run(() =>
+      call(
+        api.POST('/api/admin/locations', {
+          body: {
+            name: name.trim(),
+            timezone,
+            pickup_cutoff: cutoff,
+            address: Object.fromEntries(Object.entries(address).filter(([, v]) => v.trim() !== '')) as { country: string },
+          },
+        }),
+      ),
+    );
     if (res) {
       setForm(EMPTY);
       list.reload();
@@ -31,22 +42,22 @@ export function Locations() {
       <h1>Locations</h1>
       <p className="muted">Rate queries naming a location (or none: the default) ship from its address, on its clock, with its cut-off.</p>
       <RoleGate role="admin" what="add or change locations">
-      <form onSubmit={submit} noValidate className="form card" aria-label="New location">
-        {create.error && !create.error.details.length && <ErrorBox error={create.error} />}
-        <Field label="Name" value={form.name} maxLength={100} onChange={set('name')} error={err('name')} />
-        <Field label="Street" value={form.street1} onChange={set('street1')} error={err('address.street1')} />
-        <Field label="City" value={form.city} onChange={set('city')} error={err('address.city')} />
-        <Field label="State" value={form.state} onChange={set('state')} error={err('address.state')} />
-        <Field label="Postal code" value={form.postal_code} onChange={set('postal_code')} error={err('address.postal_code')} />
-        <Field label="Country" value={form.country} maxLength={2} onChange={set('country')} error={err('address.country')} />
-        <Field label="Time zone" value={form.timezone} onChange={set('timezone')} error={err('timezone')} hint="IANA, e.g. America/Los_Angeles" />
-        <Field label="Pickup cut-off (HH:MM)" value={form.pickup_cutoff} onChange={set('pickup_cutoff')} error={err('pickup_cutoff')} />
-        <div className="actions">
-          <button type="submit" className="btn btn-primary" disabled={create.busy || !form.name.trim()}>
-            {create.busy ? 'Saving…' : 'Add location'}
-          </button>
-        </div>
-      </form>
+        <form onSubmit={submit} noValidate className="form card" aria-label="New location">
+          {create.error && !create.error.details.length && <ErrorBox error={create.error} />}
+          <Field label="Name" value={form.name} maxLength={100} onChange={set('name')} error={err('name')} />
+          <Field label="Street" value={form.street1} onChange={set('street1')} error={err('address.street1')} />
+          <Field label="City" value={form.city} onChange={set('city')} error={err('address.city')} />
+          <Field label="State" value={form.state} onChange={set('state')} error={err('address.state')} />
+          <Field label="Postal code" value={form.postal_code} onChange={set('postal_code')} error={err('address.postal_code')} />
+          <Field label="Country" value={form.country} maxLength={2} onChange={set('country')} error={err('address.country')} />
+          <Field label="Time zone" value={form.timezone} onChange={set('timezone')} error={err('timezone')} hint="IANA, e.g. America/Los_Angeles" />
+          <Field label="Pickup cut-off (HH:MM)" value={form.pickup_cutoff} onChange={set('pickup_cutoff')} error={err('pickup_cutoff')} />
+          <div className="actions">
+            <button type="submit" className="btn btn-primary" disabled={create.busy || !form.name.trim()}>
+              {create.busy ? 'Saving…' : 'Add location'}
+            </button>
+          </div>
+        </form>
       </RoleGate>
       {change.error && <ErrorBox error={change.error} />}
       {list.error ? (
@@ -82,10 +93,28 @@ export function Locations() {
                       <td>
                         {canEdit && !l.is_default && (
                           <>
-                            <button type="button" className="btn btn-ghost" disabled={change.busy} onClick={() => void change.run(() => call(api.PATCH('/api/admin/locations/{id}', { params: { path: { id: l.id } }, body: { is_default: true } }))).then(() => list.reload())}>
+                            <button
+                              type="button"
+                              className="btn btn-ghost"
+                              disabled={change.busy}
+                              onClick={() =>
+                                void change
+                                  .run(() => call(api.PATCH('/api/admin/locations/{id}', { params: { path: { id: l.id } }, body: { is_default: true } })))
+                                  .then(() => list.reload())
+                              }
+                            >
                               Make default
                             </button>
-                            <ConfirmButton label="Delete" confirmLabel="Delete location" disabled={change.busy} onConfirm={() => void change.run(() => call(api.DELETE('/api/admin/locations/{id}', { params: { path: { id: l.id } } }))).then(() => list.reload())} />
+                            <ConfirmButton
+                              label="Delete"
+                              confirmLabel="Delete location"
+                              disabled={change.busy}
+                              onConfirm={() =>
+                                void change
+                                  .run(() => call(api.DELETE('/api/admin/locations/{id}', { params: { path: { id: l.id } } })))
+                                  .then(() => list.reload())
+                              }
+                            />
                           </>
                         )}
                       </td>

@@ -19,7 +19,16 @@ export function AddressBlock({ address }: { address: Address | null }) {
   if (!address) return <p className="muted">Workspace origin address</p>;
   return (
     <address>
-      {[address.name, address.company, address.street1, address.street2, [address.city, address.state, address.postal_code].filter(Boolean).join(' '), address.country, address.phone, address.email]
+      {[
+        address.name,
+        address.company,
+        address.street1,
+        address.street2,
+        [address.city, address.state, address.postal_code].filter(Boolean).join(' '),
+        address.country,
+        address.phone,
+        address.email,
+      ]
         .filter(Boolean)
         .map((line, i) => (
           <div key={i}>{line}</div>
@@ -43,7 +52,15 @@ export function OrderDetail({ params }: PageProps) {
     if (updated) order.setData(updated);
   }
 
-  if (order.error) return <ErrorBox error={order.error.status === 404 ? Object.assign(order.error, { message: 'This order does not exist in this workspace and environment.' }) : order.error} onRetry={order.reload} />;
+  if (order.error)
+    return (
+      <ErrorBox
+        error={
+          order.error.status === 404 ? Object.assign(order.error, { message: 'This order does not exist in this workspace and environment.' }) : order.error
+        }
+        onRetry={order.reload}
+      />
+    );
   if (!order.data) return <Loading label="Loading order…" />;
   const o = order.data;
   const editable = o.status === 'awaiting_fulfillment' || o.status === 'processing';
@@ -56,21 +73,37 @@ export function OrderDetail({ params }: PageProps) {
       </p>
       <div className="page-head">
         <h1>
-          Order <span className="mono">{o.external_number ?? o.external_id ?? o.id}</span> <Badge value={o.status} /> {o.archived && <Badge value="archived" />} {o.needs_review && <Badge value="needs_review" kind="needs-review" />}
+          Order <span className="mono">{o.external_number ?? o.external_id ?? o.id}</span> <Badge value={o.status} /> {o.archived && <Badge value="archived" />}{' '}
+          {o.needs_review && <Badge value="needs_review" kind="needs-review" />}
         </h1>
         <div className="actions" role="group" aria-label="Order actions">
           {/* A label is bought from the buy-label card below, after its rate is seen and confirmed. */}
-          {canOperate && allowedActions(o).filter((a) => a !== 'generate').map((a) => (
-            <button key={a} type="button" className={`btn ${a === 'process' ? 'btn-primary' : a === 'cancel' ? 'btn-danger' : ''}`} disabled={action.busy} onClick={() => act(a)}>
-              {actionLabel[a]}
-            </button>
-          ))}
+          {canOperate &&
+            allowedActions(o)
+              .filter((a) => a !== 'generate')
+              .map((a) => (
+                <button
+                  key={a}
+                  type="button"
+                  className={`btn ${a === 'process' ? 'btn-primary' : a === 'cancel' ? 'btn-danger' : ''}`}
+                  disabled={action.busy}
+                  onClick={() => act(a)}
+                >
+                  {actionLabel[a]}
+                </button>
+              ))}
           {editable && canOperate && (
             <Link to={`/dashboard/orders/${o.id}/edit`} className="btn">
               Edit
             </Link>
           )}
-          <button type="button" className="btn" data-testid="print-packing-slip" disabled={action.busy} onClick={() => action.run(async () => printBlob(await fetchPackingSlip(o.id)))}>
+          <button
+            type="button"
+            className="btn"
+            data-testid="print-packing-slip"
+            disabled={action.busy}
+            onClick={() => action.run(async () => printBlob(await fetchPackingSlip(o.id)))}
+          >
             Print packing slip
           </button>
         </div>
@@ -84,7 +117,15 @@ export function OrderDetail({ params }: PageProps) {
         </div>
         <div>
           <dt>Source</dt>
-          <dd>{fromStore ? <Link to={`/dashboard/integrations/${o.source}`} className="mono">{o.source}</Link> : o.source}</dd>
+          <dd>
+            {fromStore ? (
+              <Link to={`/dashboard/integrations/${o.source}`} className="mono">
+                {o.source}
+              </Link>
+            ) : (
+              o.source
+            )}
+          </dd>
         </div>
         {fromStore && (
           <div>
@@ -170,8 +211,19 @@ export function OrderDetail({ params }: PageProps) {
       <CustomsCard order={o} />
       {bought && (
         <div className="alert alert-success" role="status" data-testid="label-bought">
-          Label bought: <Link to={`/dashboard/shipments/${bought.id}`} className="mono">{bought.tracking_number ?? bought.id}</Link> ({bought.service}).{' '}
-          <button type="button" className="btn btn-small btn-primary" data-testid="print-bought-label" aria-keyshortcuts="P" title="Print label (P)" onClick={printBought}>
+          Label bought:{' '}
+          <Link to={`/dashboard/shipments/${bought.id}`} className="mono">
+            {bought.tracking_number ?? bought.id}
+          </Link>{' '}
+          ({bought.service}).{' '}
+          <button
+            type="button"
+            className="btn btn-small btn-primary"
+            data-testid="print-bought-label"
+            aria-keyshortcuts="P"
+            title="Print label (P)"
+            onClick={printBought}
+          >
             Print label
           </button>
         </div>

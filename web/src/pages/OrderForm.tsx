@@ -4,7 +4,18 @@ import type { PageProps } from '../page-props';
 import { Link, navigate } from '../router';
 import { ErrorBox, Field, fieldError, Loading, Select, useAction, useAsync } from '../ui';
 import { LocationSelect } from './location-select';
-import { blankCustomsItem, CONTENTS_TYPES, customsBody, customsForm, customsLocalErrors, customsOf, INCOTERMS, NON_DELIVERY, type CustomsFormState, type CustomsItemRow } from './customs';
+import {
+  blankCustomsItem,
+  CONTENTS_TYPES,
+  customsBody,
+  customsForm,
+  customsLocalErrors,
+  customsOf,
+  INCOTERMS,
+  NON_DELIVERY,
+  type CustomsFormState,
+  type CustomsItemRow,
+} from './customs';
 
 interface ItemRow {
   sku: string;
@@ -74,7 +85,8 @@ function localErrors(f: FormState): FieldError[] {
     if (it.price && !/^\d+(\.\d{1,2})?$/.test(it.price)) out.push({ field: `line_items[${i}].unit_price`, message: 'must be an amount like 12.50' });
     if (it.weight_oz && !(Number(it.weight_oz) >= 0)) out.push({ field: `line_items[${i}].weight_oz`, message: 'must be a number ≥ 0' });
   });
-  if (f.requested_service && !/^[a-z][a-z0-9]*(_[a-z0-9]+)+$/.test(f.requested_service)) out.push({ field: 'requested_service', message: 'must be a service code like usps_ground_advantage' });
+  if (f.requested_service && !/^[a-z][a-z0-9]*(_[a-z0-9]+)+$/.test(f.requested_service))
+    out.push({ field: 'requested_service', message: 'must be a service code like usps_ground_advantage' });
   out.push(...customsLocalErrors(f.customs));
   return out;
 }
@@ -159,11 +171,39 @@ function OrderFormBody({ order }: { order?: Order }) {
         <fieldset>
           <legend>Customer</legend>
           <div className="row">
-            <Field label="Name" value={f.customer.name} maxLength={200} onChange={(e) => setF({ ...f, customer: { ...f.customer, name: e.target.value } })} error={err('customer.name')} />
-            <Field label="Email" type="email" value={f.customer.email} maxLength={320} onChange={(e) => setF({ ...f, customer: { ...f.customer, email: e.target.value } })} error={err('customer.email')} />
-            <Field label="Phone" value={f.customer.phone} maxLength={60} onChange={(e) => setF({ ...f, customer: { ...f.customer, phone: e.target.value } })} error={err('customer.phone')} />
+            <Field
+              label="Name"
+              value={f.customer.name}
+              maxLength={200}
+              onChange={(e) => setF({ ...f, customer: { ...f.customer, name: e.target.value } })}
+              error={err('customer.name')}
+            />
+            <Field
+              label="Email"
+              type="email"
+              value={f.customer.email}
+              maxLength={320}
+              onChange={(e) => setF({ ...f, customer: { ...f.customer, email: e.target.value } })}
+              error={err('customer.email')}
+            />
+            <Field
+              label="Phone"
+              value={f.customer.phone}
+              maxLength={60}
+              onChange={(e) => setF({ ...f, customer: { ...f.customer, phone: e.target.value } })}
+              error={err('customer.phone')}
+            />
           </div>
-          {!order && <Field label="External id (optional)" value={f.external_id} maxLength={255} onChange={(e) => setF({ ...f, external_id: e.target.value })} error={err('external_id')} hint="Your own order number" />}
+          {!order && (
+            <Field
+              label="External id (optional)"
+              value={f.external_id}
+              maxLength={255}
+              onChange={(e) => setF({ ...f, external_id: e.target.value })}
+              error={err('external_id')}
+              hint="Your own order number"
+            />
+          )}
         </fieldset>
         <fieldset>
           <legend>Ship to</legend>
@@ -187,12 +227,47 @@ function OrderFormBody({ order }: { order?: Order }) {
           {err('line_items') && <p className="field-error">{err('line_items')}</p>}
           {f.items.map((it, i) => (
             <div className="row item-row" key={i} role="group" aria-label={`Line ${i + 1}`}>
-              <Field label="SKU" value={it.sku} maxLength={200} onChange={(e) => setItem(i, 'sku', e.target.value)} error={err(`line_items[${i}].sku`)} name={`line_items.${i}.sku`} />
+              <Field
+                label="SKU"
+                value={it.sku}
+                maxLength={200}
+                onChange={(e) => setItem(i, 'sku', e.target.value)}
+                error={err(`line_items[${i}].sku`)}
+                name={`line_items.${i}.sku`}
+              />
               <Field label="Name" value={it.name} maxLength={500} onChange={(e) => setItem(i, 'name', e.target.value)} error={err(`line_items[${i}].name`)} />
-              <Field label="Qty" inputMode="numeric" value={it.quantity} maxLength={7} onChange={(e) => setItem(i, 'quantity', e.target.value)} error={err(`line_items[${i}].quantity`)} name={`line_items.${i}.quantity`} />
-              <Field label="Unit price (USD)" inputMode="decimal" value={it.price} maxLength={12} onChange={(e) => setItem(i, 'price', e.target.value)} error={err(`line_items[${i}].unit_price`)} />
-              <Field label="Weight (oz)" inputMode="decimal" value={it.weight_oz} maxLength={10} onChange={(e) => setItem(i, 'weight_oz', e.target.value)} error={err(`line_items[${i}].weight_oz`)} />
-              <button type="button" className="btn btn-small btn-ghost" disabled={f.items.length === 1} onClick={() => setF({ ...f, items: f.items.filter((_, j) => j !== i) })} aria-label={`Remove line ${i + 1}`}>
+              <Field
+                label="Qty"
+                inputMode="numeric"
+                value={it.quantity}
+                maxLength={7}
+                onChange={(e) => setItem(i, 'quantity', e.target.value)}
+                error={err(`line_items[${i}].quantity`)}
+                name={`line_items.${i}.quantity`}
+              />
+              <Field
+                label="Unit price (USD)"
+                inputMode="decimal"
+                value={it.price}
+                maxLength={12}
+                onChange={(e) => setItem(i, 'price', e.target.value)}
+                error={err(`line_items[${i}].unit_price`)}
+              />
+              <Field
+                label="Weight (oz)"
+                inputMode="decimal"
+                value={it.weight_oz}
+                maxLength={10}
+                onChange={(e) => setItem(i, 'weight_oz', e.target.value)}
+                error={err(`line_items[${i}].weight_oz`)}
+              />
+              <button
+                type="button"
+                className="btn btn-small btn-ghost"
+                disabled={f.items.length === 1}
+                onClick={() => setF({ ...f, items: f.items.filter((_, j) => j !== i) })}
+                aria-label={`Remove line ${i + 1}`}
+              >
                 Remove
               </button>
             </div>
@@ -207,12 +282,18 @@ function OrderFormBody({ order }: { order?: Order }) {
             <input type="checkbox" checked={f.customs.declared} onChange={(e) => setCustoms({ declared: e.target.checked })} /> Declare customs for this order
           </label>
           <p className="hint">
-            Needed when the parcel crosses a border or goes to a military address (AA, AE, AP). Without a declaration, one is derived from the line items when the label is bought.
+            Needed when the parcel crosses a border or goes to a military address (AA, AE, AP). Without a declaration, one is derived from the line items when
+            the label is bought.
           </p>
           {f.customs.declared && (
             <>
               <div className="row">
-                <Select label="Contents type" value={f.customs.contents_type} onChange={(e) => setCustoms({ contents_type: e.target.value })} error={err('customs.contents_type')}>
+                <Select
+                  label="Contents type"
+                  value={f.customs.contents_type}
+                  onChange={(e) => setCustoms({ contents_type: e.target.value })}
+                  error={err('customs.contents_type')}
+                >
                   {CONTENTS_TYPES.map((c) => (
                     <option key={c} value={c}>
                       {c.replace(/_/g, ' ')}
@@ -220,7 +301,13 @@ function OrderFormBody({ order }: { order?: Order }) {
                   ))}
                 </Select>
                 {f.customs.contents_type === 'other' && (
-                  <Field label="Explanation" value={f.customs.contents_explanation} maxLength={500} onChange={(e) => setCustoms({ contents_explanation: e.target.value })} error={err('customs.contents_explanation')} />
+                  <Field
+                    label="Explanation"
+                    value={f.customs.contents_explanation}
+                    maxLength={500}
+                    onChange={(e) => setCustoms({ contents_explanation: e.target.value })}
+                    error={err('customs.contents_explanation')}
+                  />
                 )}
                 <Select label="Incoterm" value={f.customs.incoterm} onChange={(e) => setCustoms({ incoterm: e.target.value })} error={err('customs.incoterm')}>
                   {INCOTERMS.map((c) => (
@@ -229,24 +316,81 @@ function OrderFormBody({ order }: { order?: Order }) {
                     </option>
                   ))}
                 </Select>
-                <Select label="If undeliverable" value={f.customs.non_delivery} onChange={(e) => setCustoms({ non_delivery: e.target.value })} error={err('customs.non_delivery')}>
+                <Select
+                  label="If undeliverable"
+                  value={f.customs.non_delivery}
+                  onChange={(e) => setCustoms({ non_delivery: e.target.value })}
+                  error={err('customs.non_delivery')}
+                >
                   {NON_DELIVERY.map((c) => (
                     <option key={c} value={c}>
                       {c}
                     </option>
                   ))}
                 </Select>
-                <Field label="Signer" value={f.customs.signer} maxLength={200} onChange={(e) => setCustoms({ signer: e.target.value })} error={err('customs.signer')} hint="Who certifies the declaration" />
+                <Field
+                  label="Signer"
+                  value={f.customs.signer}
+                  maxLength={200}
+                  onChange={(e) => setCustoms({ signer: e.target.value })}
+                  error={err('customs.signer')}
+                  hint="Who certifies the declaration"
+                />
               </div>
               {f.customs.items.map((it, i) => (
                 <div className="row item-row" key={i} role="group" aria-label={`Customs item ${i + 1}`}>
-                  <Field label="Description" value={it.description} maxLength={500} onChange={(e) => setCustomsItem(i, 'description', e.target.value)} error={err(`customs.items[${i}].description`)} />
-                  <Field label="Qty" inputMode="numeric" value={it.quantity} maxLength={7} onChange={(e) => setCustomsItem(i, 'quantity', e.target.value)} error={err(`customs.items[${i}].quantity`)} />
-                  <Field label="Unit value (USD)" inputMode="decimal" value={it.value} maxLength={12} onChange={(e) => setCustomsItem(i, 'value', e.target.value)} error={err(`customs.items[${i}].unit_value`)} />
-                  <Field label="Unit weight (oz)" inputMode="decimal" value={it.weight_oz} maxLength={10} onChange={(e) => setCustomsItem(i, 'weight_oz', e.target.value)} error={err(`customs.items[${i}].weight_oz`)} />
-                  <Field label="HS code" value={it.hs_tariff_number} maxLength={32} onChange={(e) => setCustomsItem(i, 'hs_tariff_number', e.target.value)} error={err(`customs.items[${i}].hs_tariff_number`)} />
-                  <Field label="Origin country" value={it.origin_country} maxLength={2} onChange={(e) => setCustomsItem(i, 'origin_country', e.target.value)} error={err(`customs.items[${i}].origin_country`)} />
-                  <Field label="Item SKU" value={it.sku} maxLength={200} onChange={(e) => setCustomsItem(i, 'sku', e.target.value)} error={err(`customs.items[${i}].sku`)} />
+                  <Field
+                    label="Description"
+                    value={it.description}
+                    maxLength={500}
+                    onChange={(e) => setCustomsItem(i, 'description', e.target.value)}
+                    error={err(`customs.items[${i}].description`)}
+                  />
+                  <Field
+                    label="Qty"
+                    inputMode="numeric"
+                    value={it.quantity}
+                    maxLength={7}
+                    onChange={(e) => setCustomsItem(i, 'quantity', e.target.value)}
+                    error={err(`customs.items[${i}].quantity`)}
+                  />
+                  <Field
+                    label="Unit value (USD)"
+                    inputMode="decimal"
+                    value={it.value}
+                    maxLength={12}
+                    onChange={(e) => setCustomsItem(i, 'value', e.target.value)}
+                    error={err(`customs.items[${i}].unit_value`)}
+                  />
+                  <Field
+                    label="Unit weight (oz)"
+                    inputMode="decimal"
+                    value={it.weight_oz}
+                    maxLength={10}
+                    onChange={(e) => setCustomsItem(i, 'weight_oz', e.target.value)}
+                    error={err(`customs.items[${i}].weight_oz`)}
+                  />
+                  <Field
+                    label="HS code"
+                    value={it.hs_tariff_number}
+                    maxLength={32}
+                    onChange={(e) => setCustomsItem(i, 'hs_tariff_number', e.target.value)}
+                    error={err(`customs.items[${i}].hs_tariff_number`)}
+                  />
+                  <Field
+                    label="Origin country"
+                    value={it.origin_country}
+                    maxLength={2}
+                    onChange={(e) => setCustomsItem(i, 'origin_country', e.target.value)}
+                    error={err(`customs.items[${i}].origin_country`)}
+                  />
+                  <Field
+                    label="Item SKU"
+                    value={it.sku}
+                    maxLength={200}
+                    onChange={(e) => setCustomsItem(i, 'sku', e.target.value)}
+                    error={err(`customs.items[${i}].sku`)}
+                  />
                   <button
                     type="button"
                     className="btn btn-small btn-ghost"
@@ -266,7 +410,15 @@ function OrderFormBody({ order }: { order?: Order }) {
         </fieldset>
         <fieldset>
           <legend>Shipping</legend>
-          <Field label="Requested service (optional)" value={f.requested_service} maxLength={100} placeholder="usps_ground_advantage" onChange={(e) => setF({ ...f, requested_service: e.target.value })} error={err('requested_service')} hint="Empty: the cheapest that meets the promise" />
+          <Field
+            label="Requested service (optional)"
+            value={f.requested_service}
+            maxLength={100}
+            placeholder="usps_ground_advantage"
+            onChange={(e) => setF({ ...f, requested_service: e.target.value })}
+            error={err('requested_service')}
+            hint="Empty: the cheapest that meets the promise"
+          />
           <div className="field">
             <label htmlFor="notes">Notes</label>
             <textarea id="notes" value={f.notes} maxLength={5000} rows={3} onChange={(e) => setF({ ...f, notes: e.target.value })} />

@@ -7,7 +7,19 @@ import { Badge, Empty, ErrorBox, Loading, money, Pager, useAction, useAsync, whe
 import { fetchAdminFile, LABEL_FORMATS, printLabels, saveBlob, type LabelFormat, type PrintFormat } from './label-file';
 import { PrintOptions } from './print-options';
 import { actionLabel, runOrderAction } from './orders-actions';
-import { apiFilters, destination, hasFilters, orderNumber, orderTotal, queueUrl, readQueue, SORTS, withFilter, type QueueState, type Sort } from './orders-query';
+import {
+  apiFilters,
+  destination,
+  hasFilters,
+  orderNumber,
+  orderTotal,
+  queueUrl,
+  readQueue,
+  SORTS,
+  withFilter,
+  type QueueState,
+  type Sort,
+} from './orders-query';
 import { ShipFromOnboarding } from './ShipFrom';
 import { LocationFilter } from './location-select';
 
@@ -44,7 +56,11 @@ export function Orders() {
   const counts = useAsync(() => call(api.GET('/api/admin/orders/counts', { params: { query: countFilters } })), [countKey]);
   const carriers = useAsync(() => carrierTypes().catch(() => [] as CarrierType[]), []);
   const stores = useAsync(
-    () => call(api.GET('/api/admin/integrations', { params: { query: { limit: 100 } } })).then((r) => r.data, () => []),
+    () =>
+      call(api.GET('/api/admin/integrations', { params: { query: { limit: 100 } } })).then(
+        (r) => r.data,
+        () => [],
+      ),
     [],
   );
 
@@ -100,7 +116,9 @@ export function Orders() {
       call(
         kind === 'process'
           ? api.POST('/api/admin/orders/batch-process', { body: { order_ids } })
-          : api.POST('/api/admin/orders/batch-generate', { body: { order_ids, label_format: labelFormat, ...(labelService ? { service_code: labelService } : {}) } }),
+          : api.POST('/api/admin/orders/batch-generate', {
+              body: { order_ids, label_format: labelFormat, ...(labelService ? { service_code: labelService } : {}) },
+            }),
       ),
     );
     if (batch) navigate(`/dashboard/batches/${batch.id}`);
@@ -144,7 +162,11 @@ export function Orders() {
         return;
       }
       await printLabels(ids, printFormat, packingSlips);
-      setBulkResult(`Printed ${ids.length} label${ids.length === 1 ? '' : 's'} as one file` + (without ? ` — ${without} selected order${without === 1 ? ' has' : 's have'} no label` : '') + '.');
+      setBulkResult(
+        `Printed ${ids.length} label${ids.length === 1 ? '' : 's'} as one file` +
+          (without ? ` — ${without} selected order${without === 1 ? ' has' : 's have'} no label` : '') +
+          '.',
+      );
     });
   }
 
@@ -189,8 +211,15 @@ export function Orders() {
       <ShipFromOnboarding />
 
       <nav className="tabs" aria-label="Order status" data-testid="status-tabs">
-        {[{ status: '', label: 'All', count: counts.data?.total }, ...(counts.data?.data ?? []).map((c) => ({ status: c.status, label: statusLabel(c.status), count: c.count }))].map((tab) => (
-          <Link key={tab.status || 'all'} to={queueUrl(withFilter(state, { status: tab.status }))} aria-current={state.status === tab.status ? 'page' : undefined}>
+        {[
+          { status: '', label: 'All', count: counts.data?.total },
+          ...(counts.data?.data ?? []).map((c) => ({ status: c.status, label: statusLabel(c.status), count: c.count })),
+        ].map((tab) => (
+          <Link
+            key={tab.status || 'all'}
+            to={queueUrl(withFilter(state, { status: tab.status }))}
+            aria-current={state.status === tab.status ? 'page' : undefined}
+          >
             {tab.label} <span className="muted">({tab.count ?? '…'})</span>
           </Link>
         ))}
@@ -273,7 +302,13 @@ export function Orders() {
         </label>
         <label className="inline grow">
           <span className="sr-only">Search</span>
-          <input type="search" placeholder="Customer name, email or external id" value={draft.q} onChange={(e) => setDraft({ ...draft, q: e.target.value })} maxLength={200} />
+          <input
+            type="search"
+            placeholder="Customer name, email or external id"
+            value={draft.q}
+            onChange={(e) => setDraft({ ...draft, q: e.target.value })}
+            maxLength={200}
+          />
         </label>
         <button type="submit" className="btn">
           Search
@@ -285,7 +320,9 @@ export function Orders() {
         )}
       </form>
       {shownCount !== undefined && shownCount > EXPORT_MAX_ROWS && (
-        <p className="muted small">The CSV export holds the first {EXPORT_MAX_ROWS.toLocaleString()} of these {shownCount.toLocaleString()} orders: narrow the dates for the rest.</p>
+        <p className="muted small">
+          The CSV export holds the first {EXPORT_MAX_ROWS.toLocaleString()} of these {shownCount.toLocaleString()} orders: narrow the dates for the rest.
+        </p>
       )}
       {exporting.error && <ErrorBox error={exporting.error} />}
 

@@ -20,7 +20,18 @@ export function Packages() {
   async function submit(e: FormEvent) {
     e.preventDefault();
     const res = await create.run(() =>
-      call(api.POST('/api/admin/packages', { body: { name: form.name.trim(), length_in: Number(form.length_in), width_in: Number(form.width_in), height_in: Number(form.height_in), tare_weight_oz: num(form.tare_weight_oz), max_weight_oz: num(form.max_weight_oz) } })),
+      call(
+        api.POST('/api/admin/packages', {
+          body: {
+            name: form.name.trim(),
+            length_in: Number(form.length_in),
+            width_in: Number(form.width_in),
+            height_in: Number(form.height_in),
+            tare_weight_oz: num(form.tare_weight_oz),
+            max_weight_oz: num(form.max_weight_oz),
+          },
+        }),
+      ),
     );
     if (res) {
       setForm(EMPTY);
@@ -31,20 +42,31 @@ export function Packages() {
   return (
     <section>
       <h1>Packages</h1>
-      <p className="muted">Use a package as <code>parcel: {'{package_id, weight_oz}'}</code>: a preset adds its tare weight; a carrier's flat-rate packaging prices flat on its services.</p>
+      <p className="muted">
+        Use a package as <code>parcel: {'{package_id, weight_oz}'}</code>: a preset adds its tare weight; a carrier's flat-rate packaging prices flat on its
+        services.
+      </p>
       <RoleGate role="admin" what="add or delete packages">
-      <form onSubmit={submit} noValidate className="form card" aria-label="New package">
-        {create.error && !create.error.details.length && <ErrorBox error={create.error} />}
-        <Field label="Name" value={form.name} maxLength={100} onChange={(e) => setForm({ ...form, name: e.target.value })} error={err('name')} />
-        {(['length_in', 'width_in', 'height_in', 'tare_weight_oz', 'max_weight_oz'] as const).map((f) => (
-          <Field key={f} label={f} type="number" inputMode="decimal" value={form[f]} onChange={(e) => setForm({ ...form, [f]: e.target.value })} error={err(f)} />
-        ))}
-        <div className="actions">
-          <button type="submit" className="btn btn-primary" disabled={create.busy || !form.name.trim()}>
-            {create.busy ? 'Saving…' : 'Add package'}
-          </button>
-        </div>
-      </form>
+        <form onSubmit={submit} noValidate className="form card" aria-label="New package">
+          {create.error && !create.error.details.length && <ErrorBox error={create.error} />}
+          <Field label="Name" value={form.name} maxLength={100} onChange={(e) => setForm({ ...form, name: e.target.value })} error={err('name')} />
+          {(['length_in', 'width_in', 'height_in', 'tare_weight_oz', 'max_weight_oz'] as const).map((f) => (
+            <Field
+              key={f}
+              label={f}
+              type="number"
+              inputMode="decimal"
+              value={form[f]}
+              onChange={(e) => setForm({ ...form, [f]: e.target.value })}
+              error={err(f)}
+            />
+          ))}
+          <div className="actions">
+            <button type="submit" className="btn btn-primary" disabled={create.busy || !form.name.trim()}>
+              {create.busy ? 'Saving…' : 'Add package'}
+            </button>
+          </div>
+        </form>
       </RoleGate>
       {remove.error && <ErrorBox error={remove.error} />}
       {list.error ? (
@@ -76,7 +98,16 @@ export function Packages() {
                     <td className="num">{p.tare_weight_oz}</td>
                     <td className="num">{p.max_weight_oz ?? '—'}</td>
                     <td>
-                      {canEdit && <ConfirmButton label="Delete" confirmLabel="Delete package" disabled={remove.busy} onConfirm={() => void remove.run(() => call(api.DELETE('/api/admin/packages/{id}', { params: { path: { id: p.id } } }))).then(() => list.reload())} />}
+                      {canEdit && (
+                        <ConfirmButton
+                          label="Delete"
+                          confirmLabel="Delete package"
+                          disabled={remove.busy}
+                          onConfirm={() =>
+                            void remove.run(() => call(api.DELETE('/api/admin/packages/{id}', { params: { path: { id: p.id } } }))).then(() => list.reload())
+                          }
+                        />
+                      )}
                     </td>
                   </tr>
                 ))}

@@ -72,7 +72,13 @@ function Product({ r }: { r: Lookup }) {
         <p>Your product key:</p>
         <p className="product-key mono">{r.product_key}</p>
         {r.slip?.instructions && <p className="prewrap">{r.slip.instructions}</p>}
-        {r.slip?.support_url && <p><a href={r.slip.support_url} rel="noreferrer noopener" target="_blank">Help with installation</a></p>}
+        {r.slip?.support_url && (
+          <p>
+            <a href={r.slip.support_url} rel="noreferrer noopener" target="_blank">
+              Help with installation
+            </a>
+          </p>
+        )}
         <p className="muted small">Valid until {when(r.expires_at)}</p>
       </div>
     );

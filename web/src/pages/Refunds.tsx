@@ -9,11 +9,17 @@ const STATUSES = ['submitted', 'refunded', 'rejected'] as const;
 export function Refunds() {
   const [status, setStatus] = useState('');
   const pages = useCursorPages(status);
-  const list = useAsync(() => call(api.GET('/api/admin/refunds', { params: { query: { cursor: pages.cursor, limit: 25, status: status || undefined } } })), [pages.cursor, status]);
+  const list = useAsync(
+    () => call(api.GET('/api/admin/refunds', { params: { query: { cursor: pages.cursor, limit: 25, status: status || undefined } } })),
+    [pages.cursor, status],
+  );
   return (
     <section>
       <h1>Refunds</h1>
-      <p className="muted">A void asks the carrier for a refund; a simulated carrier decides after the setting sandbox.refund_delay_seconds and rejects a label it scanned meanwhile.</p>
+      <p className="muted">
+        A void asks the carrier for a refund; a simulated carrier decides after the setting sandbox.refund_delay_seconds and rejects a label it scanned
+        meanwhile.
+      </p>
       <form className="filters" role="search" onSubmit={(e) => e.preventDefault()}>
         <label className="inline">
           <span className="sr-only">Status</span>

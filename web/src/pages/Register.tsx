@@ -34,10 +34,21 @@ export function Register() {
     <form onSubmit={submit} noValidate aria-labelledby="reg-title">
       <h2 id="reg-title">Create an account</h2>
       {action.error && action.error.code !== 'validation_failed' && (
-        <ErrorBox error={action.error.code === 'conflict' ? Object.assign(action.error, { message: 'An account with this email already exists.' }) : action.error} />
+        <ErrorBox
+          error={action.error.code === 'conflict' ? Object.assign(action.error, { message: 'An account with this email already exists.' }) : action.error}
+        />
       )}
       <Field label="Your name" required value={form.name} onChange={set('name')} maxLength={200} error={fieldError(d, 'name')} autoFocus />
-      <Field label="Email" type="email" autoComplete="username" required value={form.email} onChange={set('email')} maxLength={254} error={fieldError(d, 'email')} />
+      <Field
+        label="Email"
+        type="email"
+        autoComplete="username"
+        required
+        value={form.email}
+        onChange={set('email')}
+        maxLength={254}
+        error={fieldError(d, 'email')}
+      />
       <Field
         label="Password"
         type="password"
@@ -49,8 +60,20 @@ export function Register() {
         hint="At least 10 characters"
         error={local ?? fieldError(d, 'password')}
       />
-      <Field label="Workspace name" required value={form.workspace_name} onChange={set('workspace_name')} maxLength={200} error={fieldError(d, 'workspace_name')} hint="Your company or store" />
-      <button type="submit" className="btn btn-primary btn-block" disabled={action.busy || !!local || !form.email || !form.password || !form.name || !form.workspace_name}>
+      <Field
+        label="Workspace name"
+        required
+        value={form.workspace_name}
+        onChange={set('workspace_name')}
+        maxLength={200}
+        error={fieldError(d, 'workspace_name')}
+        hint="Your company or store"
+      />
+      <button
+        type="submit"
+        className="btn btn-primary btn-block"
+        disabled={action.busy || !!local || !form.email || !form.password || !form.name || !form.workspace_name}
+      >
         {action.busy ? 'Creating…' : 'Create account'}
       </button>
       <p className="muted center">

@@ -16,7 +16,8 @@ export function Rules() {
   const change = useAction();
   const rules = list.data?.data ?? [];
 
-  const patch = (id: string, body: { priority?: number; enabled?: boolean }) => call(api.PATCH('/api/admin/shipping-rules/{id}', { params: { path: { id } }, body }));
+  const patch = (id: string, body: { priority?: number; enabled?: boolean }) =>
+    call(api.PATCH('/api/admin/shipping-rules/{id}', { params: { path: { id } }, body }));
 
   /** Swap a rule with its neighbour by exchanging priorities (equal ones: the mover steps past by one). */
   async function move(index: number, by: -1 | 1) {
@@ -56,7 +57,8 @@ export function Rules() {
         )}
       </div>
       <p className="muted">
-        Labels bought with <code>service_code: "auto"</code> in the {environment} environment apply the first enabled rule, top to bottom, whose conditions match the order; no rule matches → the cheapest option.
+        Labels bought with <code>service_code: "auto"</code> in the {environment} environment apply the first enabled rule, top to bottom, whose conditions
+        match the order; no rule matches → the cheapest option.
       </p>
       {editing && (
         <RuleForm
@@ -75,7 +77,9 @@ export function Rules() {
       ) : !list.data ? (
         <Loading label="Loading rules…" />
       ) : rules.length === 0 ? (
-        <Empty>No shipping rules yet: every auto purchase takes the cheapest option. Add a rule to exclude carriers, cap days or price, or prefer services.</Empty>
+        <Empty>
+          No shipping rules yet: every auto purchase takes the cheapest option. Add a rule to exclude carriers, cap days or price, or prefer services.
+        </Empty>
       ) : (
         <div className="table-wrap">
           <table className="table" data-testid="rules">
@@ -95,10 +99,22 @@ export function Rules() {
                   <tr key={r.id} data-rule={r.id}>
                     <td>
                       <span className="inline">
-                        <button type="button" className="btn btn-small" aria-label={`Move ${r.name} up`} disabled={i === 0 || change.busy} onClick={() => move(i, -1)}>
+                        <button
+                          type="button"
+                          className="btn btn-small"
+                          aria-label={`Move ${r.name} up`}
+                          disabled={i === 0 || change.busy}
+                          onClick={() => move(i, -1)}
+                        >
                           ↑
                         </button>
-                        <button type="button" className="btn btn-small" aria-label={`Move ${r.name} down`} disabled={i === rules.length - 1 || change.busy} onClick={() => move(i, 1)}>
+                        <button
+                          type="button"
+                          className="btn btn-small"
+                          aria-label={`Move ${r.name} down`}
+                          disabled={i === rules.length - 1 || change.busy}
+                          onClick={() => move(i, 1)}
+                        >
                           ↓
                         </button>
                       </span>
@@ -149,7 +165,9 @@ function RuleForm({ rule, nextPriority, onDone }: { rule: ShippingRule | null; n
     e.preventDefault();
     const body = bodyOf(d);
     const saved = await save.run(() =>
-      rule ? call(api.PATCH('/api/admin/shipping-rules/{id}', { params: { path: { id: rule.id } }, body })) : call(api.POST('/api/admin/shipping-rules', { body })),
+      rule
+        ? call(api.PATCH('/api/admin/shipping-rules/{id}', { params: { path: { id: rule.id } }, body }))
+        : call(api.POST('/api/admin/shipping-rules', { body })),
     );
     if (saved) onDone(true);
   }
@@ -174,7 +192,12 @@ function RuleForm({ rule, nextPriority, onDone }: { rule: ShippingRule | null; n
         <div className="row">
           {input('countries', 'Destination countries', { placeholder: 'CA, MX', hint: 'ISO codes, any of.' })}
           {input('states', 'Destination states', { placeholder: 'CA, NY' })}
-          <Select label="Residential" value={d.residential} onChange={(e) => set({ residential: e.target.value as RuleDraft['residential'] })} error={err('residential')}>
+          <Select
+            label="Residential"
+            value={d.residential}
+            onChange={(e) => set({ residential: e.target.value as RuleDraft['residential'] })}
+            error={err('residential')}
+          >
             <option value="any">Any</option>
             <option value="yes">Yes (residential)</option>
             <option value="no">No (commercial)</option>
@@ -211,7 +234,8 @@ function RuleForm({ rule, nextPriority, onDone }: { rule: ShippingRule | null; n
               </option>
             ))}
           </Select>
-          {d.choose === 'preferred' && input('preferred', 'Preferred services', { placeholder: 'ups_ground, usps_ground_advantage', hint: 'In order of preference.' })}
+          {d.choose === 'preferred' &&
+            input('preferred', 'Preferred services', { placeholder: 'ups_ground, usps_ground_advantage', hint: 'In order of preference.' })}
         </div>
         {d.choose !== 'preferred' && err('preferred') && <p className="field-error">{err('preferred')}</p>}
       </fieldset>
@@ -246,7 +270,9 @@ function TryIt() {
   return (
     <form onSubmit={submit} noValidate className="form card try-it" aria-label="Try the rules">
       <h2>Try it</h2>
-      <p className="muted">Rates an order as a purchase with <code>service_code: "auto"</code> would, and shows which option the rules choose and why. Nothing is bought.</p>
+      <p className="muted">
+        Rates an order as a purchase with <code>service_code: "auto"</code> would, and shows which option the rules choose and why. Nothing is bought.
+      </p>
       <div className="row">
         <Select label="Order" value={picked} onChange={(e) => setPicked(e.target.value)}>
           <option value="">{orders.data ? (orders.data.data.length ? 'Pick an order…' : 'No orders yet') : 'Loading orders…'}</option>
@@ -256,7 +282,14 @@ function TryIt() {
             </option>
           ))}
         </Select>
-        <Field label="Or an order id" value={typed} spellCheck={false} placeholder="ord_…" onChange={(e) => setTyped(e.target.value)} error={errorsFor(evaluate.error?.details, 'order_id')} />
+        <Field
+          label="Or an order id"
+          value={typed}
+          spellCheck={false}
+          placeholder="ord_…"
+          onChange={(e) => setTyped(e.target.value)}
+          error={errorsFor(evaluate.error?.details, 'order_id')}
+        />
       </div>
       {orders.error && <ErrorBox error={orders.error} onRetry={orders.reload} />}
       <div className="actions">
@@ -276,14 +309,15 @@ function SelectionTable({ selection: s }: { selection: Selection }) {
       <p className="selection-summary">
         {s.rule_id ? (
           <>
-            Rule <strong data-testid="selection-rule">{s.rule_name}</strong> applied, strategy <strong data-testid="selection-strategy">{s.strategy.replace('_', ' ')}</strong>
+            Rule <strong data-testid="selection-rule">{s.rule_name}</strong> applied, strategy{' '}
+            <strong data-testid="selection-strategy">{s.strategy.replace('_', ' ')}</strong>
           </>
         ) : (
           <>
             No rule matched: strategy <strong data-testid="selection-strategy">{s.strategy.replace('_', ' ')}</strong>
           </>
-        )}
-        {' '}→ chose <code>{s.chosen}</code>.
+        )}{' '}
+        → chose <code>{s.chosen}</code>.
       </p>
       <div className="table-wrap">
         <table className="table selection-table">
@@ -301,7 +335,12 @@ function SelectionTable({ selection: s }: { selection: Selection }) {
             {s.considered.map((o) => {
               const chosen = o.service_code === s.chosen && o.carrier_account_id === s.carrier_account_id;
               return (
-                <tr key={`${o.service_code}|${o.carrier_account_id}`} className={chosen ? 'chosen' : o.excluded ? 'excluded' : undefined} data-service={o.service_code} aria-current={chosen ? 'true' : undefined}>
+                <tr
+                  key={`${o.service_code}|${o.carrier_account_id}`}
+                  className={chosen ? 'chosen' : o.excluded ? 'excluded' : undefined}
+                  data-service={o.service_code}
+                  aria-current={chosen ? 'true' : undefined}
+                >
                   <td className="mono">
                     {o.service_code} {chosen && <Badge value="chosen" />}
                   </td>

@@ -26,7 +26,11 @@ export function ShipFromForm({ workspace, onSaved }: { workspace: Workspace; onS
 
   async function submit(e: FormEvent) {
     e.preventDefault();
-    const origin_address = Object.fromEntries(Object.entries(f).map(([k, v]) => [k, v.trim()]).filter(([, v]) => v !== ''));
+    const origin_address = Object.fromEntries(
+      Object.entries(f)
+        .map(([k, v]) => [k, v.trim()])
+        .filter(([, v]) => v !== ''),
+    );
     const updated = await save.run(() => call(api.PATCH('/api/admin/workspace', { body: { origin_address } as never })));
     if (updated) {
       setSaved(true);

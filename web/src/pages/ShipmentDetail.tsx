@@ -7,7 +7,17 @@ import { usePrintShortcut } from './print-shortcut';
 import { AddressBlock } from './OrderDetail';
 import { WriteBacksTable } from './integrations-common';
 import { Tracking } from './Track';
-import { documentName, downloadDocument, downloadLabel, fetchDocuments, fetchLabel, fetchPackingSlip, LABEL_FORMATS, previewDocument, printBlob } from './label-file';
+import {
+  documentName,
+  downloadDocument,
+  downloadLabel,
+  fetchDocuments,
+  fetchLabel,
+  fetchPackingSlip,
+  LABEL_FORMATS,
+  previewDocument,
+  printBlob,
+} from './label-file';
 import { asApiError, Badge, ConfirmButton, ErrorBox, Field, fieldError, Loading, money, useAction, useAsync, when } from '../ui';
 
 export function ShipmentDetail({ params }: PageProps) {
@@ -19,14 +29,19 @@ export function ShipmentDetail({ params }: PageProps) {
   const printLabel = () => s && void action.run(async () => printBlob(await fetchLabel(s.id, 'pdf_4x6')));
   usePrintShortcut(s ? printLabel : null);
   // The buyer's timeline is the public tracking answer: the same one the buyer sees.
-  const tracking = useAsync(() => (s ? call(api.GET('/api/public/track/{trackingNumber}', { params: { path: { trackingNumber: s.tracking_number } } })) : new Promise<never>(() => {})), [s?.tracking_number, s?.status]);
+  const tracking = useAsync(
+    () => (s ? call(api.GET('/api/public/track/{trackingNumber}', { params: { path: { trackingNumber: s.tracking_number } } })) : new Promise<never>(() => {})),
+    [s?.tracking_number, s?.status],
+  );
 
   if (shipment.error) return <ErrorBox error={shipment.error} onRetry={shipment.reload} />;
   if (!s) return <Loading label="Loading shipment…" />;
 
   async function act(kind: 'cancel' | 'force-delivery') {
     const path = { params: { path: { id: params.id } } };
-    const updated = await action.run(() => call(kind === 'cancel' ? api.POST('/api/admin/shipments/{id}/cancel', path) : api.POST('/api/admin/shipments/{id}/force-delivery', path)));
+    const updated = await action.run(() =>
+      call(kind === 'cancel' ? api.POST('/api/admin/shipments/{id}/cancel', path) : api.POST('/api/admin/shipments/{id}/force-delivery', path)),
+    );
     if (updated) shipment.setData(updated);
   }
 
@@ -37,10 +52,13 @@ export function ShipmentDetail({ params }: PageProps) {
       </p>
       <div className="page-head">
         <h1>
-          {s.is_return ? 'Return' : 'Shipment'} <span className="mono">{s.tracking_number}</span> <Badge value={s.status} />{s.simulated && <Badge value="sample - do not mail" kind="sample" />}
+          {s.is_return ? 'Return' : 'Shipment'} <span className="mono">{s.tracking_number}</span> <Badge value={s.status} />
+          {s.simulated && <Badge value="sample - do not mail" kind="sample" />}
         </h1>
         <div className="actions" role="group" aria-label="Shipment actions">
-          {canOperate && s.status === 'label_purchased' && <ConfirmButton label="Void label" confirmLabel="Void now" disabled={action.busy} onConfirm={() => act('cancel')} />}
+          {canOperate && s.status === 'label_purchased' && (
+            <ConfirmButton label="Void label" confirmLabel="Void now" disabled={action.busy} onConfirm={() => act('cancel')} />
+          )}
           {/* Overriding the carrier's tracking is an admin's call (src/route-roles.ts). */}
           {canAdmin && s.status !== 'voided' && s.status !== 'delivered' && s.status !== 'expired' && (
             <button type="button" className="btn" disabled={action.busy} onClick={() => act('force-delivery')}>
@@ -97,7 +115,12 @@ export function ShipmentDetail({ params }: PageProps) {
               Print label
             </button>
             {!s.is_return && (
-              <button type="button" className="btn" data-testid="print-packing-slip" onClick={() => action.run(async () => printBlob(await fetchPackingSlip(s.order_id)))}>
+              <button
+                type="button"
+                className="btn"
+                data-testid="print-packing-slip"
+                onClick={() => action.run(async () => printBlob(await fetchPackingSlip(s.order_id)))}
+              >
                 Print packing slip
               </button>
             )}
@@ -129,7 +152,13 @@ export function ShipmentDetail({ params }: PageProps) {
       {!s.is_return && <StoreWriteBacks shipmentId={s.id} />}
       {!s.is_return && <Returns shipment={s} onCreated={shipment.reload} />}
       <h2>Tracking</h2>
-      {tracking.error ? <ErrorBox error={tracking.error} onRetry={tracking.reload} /> : tracking.data ? <Tracking data={tracking.data} /> : <Loading label="Loading tracking…" />}
+      {tracking.error ? (
+        <ErrorBox error={tracking.error} onRetry={tracking.reload} />
+      ) : tracking.data ? (
+        <Tracking data={tracking.data} />
+      ) : (
+        <Loading label="Loading tracking…" />
+      )}
     </section>
   );
 }
@@ -146,37 +175,37 @@ function Packages({ shipment }: { shipment: Shipment }) {
         Packages <span className="muted">({packages.length})</span>
       </h2>
       <div className="table-wrap">
-      <table className="table" aria-label="Packages of this shipment">
-        <thead>
-          <tr>
-            <th scope="col">#</th>
-            <th scope="col">Tracking number</th>
-            <th scope="col">Weight</th>
-            <th scope="col">Dimensions (in)</th>
-            <th scope="col">Status</th>
-          </tr>
-        </thead>
-        <tbody>
-          {packages.map((p, i) => (
-            <tr key={p.tracking_number}>
-              <td>
-                {i + 1} of {packages.length}
-              </td>
-              <td className="mono">
-                {p.tracking_number}
-                {i === 0 && packages.length > 1 && <span className="muted"> (master)</span>}
-              </td>
-              <td>{p.parcel.weight_oz} oz</td>
-              <td>
-                {p.parcel.length_in} × {p.parcel.width_in} × {p.parcel.height_in}
-              </td>
-              <td>
-                <Badge value={p.tracking_status} />
-              </td>
+        <table className="table" aria-label="Packages of this shipment">
+          <thead>
+            <tr>
+              <th scope="col">#</th>
+              <th scope="col">Tracking number</th>
+              <th scope="col">Weight</th>
+              <th scope="col">Dimensions (in)</th>
+              <th scope="col">Status</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {packages.map((p, i) => (
+              <tr key={p.tracking_number}>
+                <td>
+                  {i + 1} of {packages.length}
+                </td>
+                <td className="mono">
+                  {p.tracking_number}
+                  {i === 0 && packages.length > 1 && <span className="muted"> (master)</span>}
+                </td>
+                <td>{p.parcel.weight_oz} oz</td>
+                <td>
+                  {p.parcel.length_in} × {p.parcel.width_in} × {p.parcel.height_in}
+                </td>
+                <td>
+                  <Badge value={p.tracking_status} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
       </div>
     </div>
   );
@@ -358,7 +387,13 @@ function Returns({ shipment: s, onCreated }: { shipment: Shipment; onCreated: ()
       {s.status !== 'voided' && canOperate && (
         <form className="card form" onSubmit={submit} noValidate aria-label="Create a return label">
           <h2>Create a return label</h2>
-          <Field label="RMA number" value={form.rma_number} maxLength={100} onChange={(e) => setForm({ ...form, rma_number: e.target.value })} error={err('rma_number')} />
+          <Field
+            label="RMA number"
+            value={form.rma_number}
+            maxLength={100}
+            onChange={(e) => setForm({ ...form, rma_number: e.target.value })}
+            error={err('rma_number')}
+          />
           <Field label="Reason" value={form.reason} maxLength={500} onChange={(e) => setForm({ ...form, reason: e.target.value })} error={err('reason')} />
           <div className="field">
             <label htmlFor="return-charge">Charge</label>
@@ -369,8 +404,19 @@ function Returns({ shipment: s, onCreated }: { shipment: Shipment; onCreated: ()
             </select>
             {err('charge') && <span className="field-error">{err('charge')}</span>}
           </div>
-          <Field label="Expires in days" type="number" min={1} max={90} value={form.expires_in_days} placeholder="30" onChange={(e) => setForm({ ...form, expires_in_days: e.target.value })} error={err('expires_in_days')} />
-          {create.error && !create.error.details.some((d) => ['rma_number', 'reason', 'charge', 'expires_in_days'].includes(d.field)) && <ErrorBox error={create.error} />}
+          <Field
+            label="Expires in days"
+            type="number"
+            min={1}
+            max={90}
+            value={form.expires_in_days}
+            placeholder="30"
+            onChange={(e) => setForm({ ...form, expires_in_days: e.target.value })}
+            error={err('expires_in_days')}
+          />
+          {create.error && !create.error.details.some((d) => ['rma_number', 'reason', 'charge', 'expires_in_days'].includes(d.field)) && (
+            <ErrorBox error={create.error} />
+          )}
           {made && <p role="status">Return label {made} created.</p>}
           <button type="submit" className="btn btn-primary" disabled={create.busy}>
             Create return label

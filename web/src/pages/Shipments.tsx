@@ -21,7 +21,16 @@ export function Shipments() {
     () =>
       call(
         api.GET('/api/admin/shipments', {
-          params: { query: { cursor: pages.cursor, limit: 25, status: applied.status || undefined, carrier: applied.carrier || undefined, tracking_number: applied.tracking_number.trim() || undefined, location_id: applied.location_id || undefined } },
+          params: {
+            query: {
+              cursor: pages.cursor,
+              limit: 25,
+              status: applied.status || undefined,
+              carrier: applied.carrier || undefined,
+              tracking_number: applied.tracking_number.trim() || undefined,
+              location_id: applied.location_id || undefined,
+            },
+          },
         }),
       ),
     [pages.cursor, JSON.stringify(applied)],
@@ -87,7 +96,12 @@ export function Shipments() {
         />
         <label className="inline grow">
           <span className="sr-only">Tracking number</span>
-          <input value={filters.tracking_number} maxLength={64} placeholder="Tracking number" onChange={(e) => setFilters({ ...filters, tracking_number: e.target.value })} />
+          <input
+            value={filters.tracking_number}
+            maxLength={64}
+            placeholder="Tracking number"
+            onChange={(e) => setFilters({ ...filters, tracking_number: e.target.value })}
+          />
         </label>
         <button type="submit" className="btn">
           Search
@@ -130,7 +144,11 @@ export function Shipments() {
                         aria-label="Select all on this page"
                         checked={allOnPage}
                         onChange={() =>
-                          setSelected((s) => (allOnPage ? s.filter((id) => !printable.some((p) => p.id === id)) : [...s, ...printable.map((p) => p.id).filter((id) => !s.includes(id))]))
+                          setSelected((s) =>
+                            allOnPage
+                              ? s.filter((id) => !printable.some((p) => p.id === id))
+                              : [...s, ...printable.map((p) => p.id).filter((id) => !s.includes(id))],
+                          )
                         }
                       />
                     </th>

@@ -29,9 +29,24 @@ export function SignIn() {
   return (
     <form onSubmit={submit} noValidate aria-labelledby="signin-title">
       <h2 id="signin-title">Sign in</h2>
-      {err && (friendly[err.code] ? <div className="alert alert-error" role="alert">{friendly[err.code]}</div> : <ErrorBox error={err} />)}
+      {err &&
+        (friendly[err.code] ? (
+          <div className="alert alert-error" role="alert">
+            {friendly[err.code]}
+          </div>
+        ) : (
+          <ErrorBox error={err} />
+        ))}
       <Field label="Email" type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} maxLength={254} autoFocus />
-      <Field label="Password" type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} maxLength={1024} />
+      <Field
+        label="Password"
+        type="password"
+        autoComplete="current-password"
+        required
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+        maxLength={1024}
+      />
       <button type="submit" className="btn btn-primary btn-block" disabled={action.busy || !email || !password}>
         {action.busy ? 'Signing in…' : 'Sign in'}
       </button>

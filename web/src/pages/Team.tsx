@@ -16,7 +16,10 @@ export function Team() {
   const canManage = session.can('admin');
   const isOwner = session.role === 'owner';
   const members = useAsync(() => call(api.GET('/api/admin/members', { params: { query: { limit: 100 } } })), []);
-  const invitations = useAsync(() => (canManage ? call(api.GET('/api/admin/invitations', { params: { query: { limit: 100 } } })) : Promise.resolve(null)), [canManage]);
+  const invitations = useAsync(
+    () => (canManage ? call(api.GET('/api/admin/invitations', { params: { query: { limit: 100 } } })) : Promise.resolve(null)),
+    [canManage],
+  );
   const [form, setForm] = useState<{ email: string; role: WorkspaceRole }>({ email: '', role: 'operator' });
   const [link, setLink] = useState<{ email: string; url: string } | null>(null);
   const invite = useAction();
@@ -48,8 +51,19 @@ export function Team() {
           <h2>Invite someone</h2>
           {invite.error && !invite.error.details.length && <ErrorBox error={invite.error} />}
           <div className="row">
-            <Field label="Email" type="email" value={form.email} onChange={(e) => setForm({ ...form, email: e.target.value })} error={fieldError(invite.error?.details, 'email')} />
-            <Select label="Role" value={form.role} onChange={(e) => setForm({ ...form, role: e.target.value as WorkspaceRole })} error={fieldError(invite.error?.details, 'role')}>
+            <Field
+              label="Email"
+              type="email"
+              value={form.email}
+              onChange={(e) => setForm({ ...form, email: e.target.value })}
+              error={fieldError(invite.error?.details, 'email')}
+            />
+            <Select
+              label="Role"
+              value={form.role}
+              onChange={(e) => setForm({ ...form, role: e.target.value as WorkspaceRole })}
+              error={fieldError(invite.error?.details, 'role')}
+            >
               {grantable.map((r) => (
                 <option key={r.value} value={r.value}>
                   {r.label}
@@ -98,7 +112,9 @@ export function Team() {
                           value={m.role}
                           disabled={change.busy}
                           onChange={async (e) => {
-                            await change.run(() => call(api.PATCH('/api/admin/members/{id}', { params: { path: { id: m.id } }, body: { role: e.target.value as WorkspaceRole } })));
+                            await change.run(() =>
+                              call(api.PATCH('/api/admin/members/{id}', { params: { path: { id: m.id } }, body: { role: e.target.value as WorkspaceRole } })),
+                            );
                             members.reload();
                           }}
                         >

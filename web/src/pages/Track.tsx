@@ -89,7 +89,11 @@ export function Tracking({ data }: { data: PublicTracking }) {
         <h2>
           <Badge value={data.status} />
         </h2>
-        {data.status !== 'delivered' && data.estimated_delivery_date && <p>Estimated delivery: <strong>{day(data.estimated_delivery_date)}</strong></p>}
+        {data.status !== 'delivered' && data.estimated_delivery_date && (
+          <p>
+            Estimated delivery: <strong>{day(data.estimated_delivery_date)}</strong>
+          </p>
+        )}
         <ol className="timeline">
           {data.timeline.map((m) => (
             <li key={m.milestone} className={m.reached_at ? 'reached' : 'pending'}>

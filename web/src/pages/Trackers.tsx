@@ -17,7 +17,9 @@ export function Trackers() {
 
   async function submit(e: FormEvent) {
     e.preventDefault();
-    const res = await create.run(() => call(api.POST('/api/admin/trackers', { body: { carrier: form.carrier, tracking_number: form.tracking_number.trim() } })));
+    const res = await create.run(() =>
+      call(api.POST('/api/admin/trackers', { body: { carrier: form.carrier, tracking_number: form.tracking_number.trim() } })),
+    );
     if (res) {
       setForm({ ...form, tracking_number: '' });
       list.reload();
@@ -29,22 +31,28 @@ export function Trackers() {
       <h1>Trackers</h1>
       <p className="muted">Follow a label bought elsewhere: its carrier's scans arrive here and as tracking.updated webhooks.</p>
       <RoleGate role="operator" what="add or stop trackers">
-      <form onSubmit={submit} noValidate className="form card" aria-label="New tracker">
-        {create.error && !create.error.details.length && <ErrorBox error={create.error} />}
-        <Select label="Carrier" value={form.carrier} onChange={(e) => setForm({ ...form, carrier: e.target.value })} error={err('carrier')}>
-          {CARRIERS.map((c) => (
-            <option key={c} value={c}>
-              {c}
-            </option>
-          ))}
-        </Select>
-        <Field label="Tracking number" value={form.tracking_number} maxLength={64} onChange={(e) => setForm({ ...form, tracking_number: e.target.value })} error={err('tracking_number')} />
-        <div className="actions">
-          <button type="submit" className="btn btn-primary" disabled={create.busy || !form.tracking_number.trim()}>
-            {create.busy ? 'Adding…' : 'Track'}
-          </button>
-        </div>
-      </form>
+        <form onSubmit={submit} noValidate className="form card" aria-label="New tracker">
+          {create.error && !create.error.details.length && <ErrorBox error={create.error} />}
+          <Select label="Carrier" value={form.carrier} onChange={(e) => setForm({ ...form, carrier: e.target.value })} error={err('carrier')}>
+            {CARRIERS.map((c) => (
+              <option key={c} value={c}>
+                {c}
+              </option>
+            ))}
+          </Select>
+          <Field
+            label="Tracking number"
+            value={form.tracking_number}
+            maxLength={64}
+            onChange={(e) => setForm({ ...form, tracking_number: e.target.value })}
+            error={err('tracking_number')}
+          />
+          <div className="actions">
+            <button type="submit" className="btn btn-primary" disabled={create.busy || !form.tracking_number.trim()}>
+              {create.busy ? 'Adding…' : 'Track'}
+            </button>
+          </div>
+        </form>
       </RoleGate>
       {remove.error && <ErrorBox error={remove.error} />}
       {list.error ? (
@@ -83,7 +91,9 @@ export function Trackers() {
                           label="Stop"
                           confirmLabel="Stop tracking"
                           disabled={remove.busy}
-                          onConfirm={() => void remove.run(() => call(api.DELETE('/api/admin/trackers/{id}', { params: { path: { id: t.id } } }))).then(() => list.reload())}
+                          onConfirm={() =>
+                            void remove.run(() => call(api.DELETE('/api/admin/trackers/{id}', { params: { path: { id: t.id } } }))).then(() => list.reload())
+                          }
                         />
                       )}
                     </td>

@@ -37,12 +37,21 @@ export function WebhookDeliveries() {
   const endpoints = useEndpoints();
   const pages = useCursorPages(`${status}|${webhookId}`);
   const list = useAsync(
-    () => call(api.GET('/api/admin/webhook-deliveries', { params: { query: { status: status || undefined, webhook_id: webhookId || undefined, cursor: pages.cursor, limit: 25 } } })),
+    () =>
+      call(
+        api.GET('/api/admin/webhook-deliveries', {
+          params: { query: { status: status || undefined, webhook_id: webhookId || undefined, cursor: pages.cursor, limit: 25 } },
+        }),
+      ),
     [status, webhookId, pages.cursor],
   );
   const retry = useAction();
   const rows = list.data?.data ?? [];
-  usePolling(list.reload, 1500, rows.some((d) => settling(d)));
+  usePolling(
+    list.reload,
+    1500,
+    rows.some((d) => settling(d)),
+  );
 
   return (
     <section>
@@ -93,7 +102,12 @@ export function WebhookDeadLetters() {
   const endpoints = useEndpoints();
   const pages = useCursorPages(webhookId);
   const list = useAsync(
-    () => call(api.GET('/api/admin/webhook-deliveries', { params: { query: { status: 'dead', webhook_id: webhookId || undefined, cursor: pages.cursor, limit: 25 } } })),
+    () =>
+      call(
+        api.GET('/api/admin/webhook-deliveries', {
+          params: { query: { status: 'dead', webhook_id: webhookId || undefined, cursor: pages.cursor, limit: 25 } },
+        }),
+      ),
     [webhookId, pages.cursor],
   );
   const retry = useAction();
@@ -112,7 +126,9 @@ export function WebhookDeadLetters() {
       const ids: string[] = [];
       let cursor: string | undefined;
       do {
-        const page = await call(api.GET('/api/admin/webhook-deliveries', { params: { query: { status: 'dead', webhook_id: webhookId || undefined, limit: 100, cursor } } }));
+        const page = await call(
+          api.GET('/api/admin/webhook-deliveries', { params: { query: { status: 'dead', webhook_id: webhookId || undefined, limit: 100, cursor } } }),
+        );
         ids.push(...page.data.map((d) => d.id));
         cursor = page.has_more ? (page.next_cursor ?? undefined) : undefined;
       } while (cursor);
@@ -153,7 +169,9 @@ export function WebhookDeadLetters() {
         )}
       </div>
       <WebhookTabs current="/dashboard/webhooks/dead-letters" />
-      <p className="muted">These deliveries used every attempt without a 2xx answer. A retry sends the same delivery (same id, fresh signature) once more, now.</p>
+      <p className="muted">
+        These deliveries used every attempt without a 2xx answer. A retry sends the same delivery (same id, fresh signature) once more, now.
+      </p>
       <div className="filters">
         <EndpointFilter value={webhookId} onChange={setWebhookId} urls={endpoints.urls} />
         <button type="button" className="btn btn-small" onClick={list.reload} disabled={list.loading}>
@@ -163,7 +181,9 @@ export function WebhookDeadLetters() {
       {progress && (
         <div className={`alert ${progress.refused ? 'alert-warn' : 'alert-info'}`} role="status" data-testid="retry-progress">
           {progress.running ? <progress max={progress.total} value={progress.done} aria-label="Retrying" /> : null}{' '}
-          {progress.running ? `Retrying ${progress.done} of ${progress.total}…` : `Retried ${progress.done - progress.refused} of ${progress.total}: they are queued again.`}
+          {progress.running
+            ? `Retrying ${progress.done} of ${progress.total}…`
+            : `Retried ${progress.done - progress.refused} of ${progress.total}: they are queued again.`}
           {progress.refused > 0 && ` ${progress.refused} refused: ${progress.firstRefusal}`}
         </div>
       )}

@@ -15,7 +15,14 @@ export function WebhookDeliveryDetail({ params }: PageProps) {
     return (
       <section>
         <WebhookTabs current="" />
-        <ErrorBox error={delivery.error.status === 404 ? Object.assign(delivery.error, { message: 'This delivery does not exist in this workspace and environment.' }) : delivery.error} onRetry={delivery.reload} />
+        <ErrorBox
+          error={
+            delivery.error.status === 404
+              ? Object.assign(delivery.error, { message: 'This delivery does not exist in this workspace and environment.' })
+              : delivery.error
+          }
+          onRetry={delivery.reload}
+        />
       </section>
     );
   if (!d) return <Loading label="Loading delivery…" />;
@@ -82,7 +89,13 @@ export function WebhookDeliveryDetail({ params }: PageProps) {
                 <tr key={a.number}>
                   <td className="num">{a.number}</td>
                   <td>{when(a.attempted_at)}</td>
-                  <td>{a.status_code != null ? <Badge value={String(a.status_code)} kind={a.status_code >= 200 && a.status_code < 300 ? 'delivered' : 'failed'} /> : '—'}</td>
+                  <td>
+                    {a.status_code != null ? (
+                      <Badge value={String(a.status_code)} kind={a.status_code >= 200 && a.status_code < 300 ? 'delivered' : 'failed'} />
+                    ) : (
+                      '—'
+                    )}
+                  </td>
                   <td className="num">{a.latency_ms} ms</td>
                   <td className="break">
                     {a.error && <div className="field-error">{a.error}</div>}

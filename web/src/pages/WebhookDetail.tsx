@@ -2,7 +2,23 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { api, call } from '../api/client';
 import type { PageProps } from '../page-props';
 import { Link, navigate } from '../router';
-import { Badge, ConfirmButton, Empty, ErrorBox, Field, fieldError, Loading, Pager, SecretOnce, Select, useAction, useAsync, useCursorPages, usePolling, when } from '../ui';
+import {
+  Badge,
+  ConfirmButton,
+  Empty,
+  ErrorBox,
+  Field,
+  fieldError,
+  Loading,
+  Pager,
+  SecretOnce,
+  Select,
+  useAction,
+  useAsync,
+  useCursorPages,
+  usePolling,
+  when,
+} from '../ui';
 import { DELIVERY_STATUSES, DeliveriesTable, EventsPicker, settling, WebhookTabs, type DeliveryStatus, type Endpoint, type EventType } from './webhooks-common';
 
 export function WebhookDetail({ params }: PageProps) {
@@ -17,7 +33,14 @@ export function WebhookDetail({ params }: PageProps) {
     return (
       <section>
         <WebhookTabs current="" />
-        <ErrorBox error={endpoint.error.status === 404 ? Object.assign(endpoint.error, { message: 'This endpoint does not exist in this workspace and environment.' }) : endpoint.error} onRetry={endpoint.reload} />
+        <ErrorBox
+          error={
+            endpoint.error.status === 404
+              ? Object.assign(endpoint.error, { message: 'This endpoint does not exist in this workspace and environment.' })
+              : endpoint.error
+          }
+          onRetry={endpoint.reload}
+        />
       </section>
     );
   if (!endpoint.data) return <Loading label="Loading endpoint…" />;
@@ -61,7 +84,13 @@ export function WebhookDetail({ params }: PageProps) {
           Endpoint <Badge value={w.enabled ? 'enabled' : 'disabled'} />
         </h1>
         <div className="actions" role="group" aria-label="Endpoint actions">
-          <button type="button" className="btn btn-primary" disabled={action.busy || !w.enabled} onClick={sendTest} title={w.enabled ? undefined : 'Enable the endpoint first'}>
+          <button
+            type="button"
+            className="btn btn-primary"
+            disabled={action.busy || !w.enabled}
+            onClick={sendTest}
+            title={w.enabled ? undefined : 'Enable the endpoint first'}
+          >
             Send test event
           </button>
           <button type="button" className="btn" disabled={action.busy} onClick={() => setEnabled(!w.enabled)}>
@@ -74,9 +103,7 @@ export function WebhookDetail({ params }: PageProps) {
         </div>
       </div>
       <p className="mono break">{w.url}</p>
-      {secret && (
-        <SecretOnce label="New signing secret" secret={secret} onDone={() => setSecret(null)} />
-      )}
+      {secret && <SecretOnce label="New signing secret" secret={secret} onDone={() => setSecret(null)} />}
       {secret && w.previous_secret_expires_at && (
         <p className="alert alert-info" role="note">
           The previous secret keeps signing (a second <code>v1=</code>) until {when(w.previous_secret_expires_at)}: switch your receiver before then.
@@ -131,7 +158,12 @@ function EditEndpoint({ endpoint, onSaved }: { endpoint: Endpoint; onSaved: (e: 
     e.preventDefault();
     setSaved(false);
     const r = await save.run(() =>
-      call(api.PATCH('/api/admin/webhooks/{id}', { params: { path: { id: endpoint.id } }, body: { url: form.url.trim(), description: form.description.trim() || null, events: form.events } })),
+      call(
+        api.PATCH('/api/admin/webhooks/{id}', {
+          params: { path: { id: endpoint.id } },
+          body: { url: form.url.trim(), description: form.description.trim() || null, events: form.events },
+        }),
+      ),
     );
     if (r) {
       setSaved(true);
@@ -144,7 +176,13 @@ function EditEndpoint({ endpoint, onSaved }: { endpoint: Endpoint; onSaved: (e: 
       <h2>Settings</h2>
       {save.error && !save.error.details.length && <ErrorBox error={save.error} />}
       <Field label="URL" type="url" value={form.url} maxLength={2048} onChange={(e) => setForm({ ...form, url: e.target.value })} error={err('url')} />
-      <Field label="Description" value={form.description} maxLength={500} onChange={(e) => setForm({ ...form, description: e.target.value })} error={err('description')} />
+      <Field
+        label="Description"
+        value={form.description}
+        maxLength={500}
+        onChange={(e) => setForm({ ...form, description: e.target.value })}
+        error={err('description')}
+      />
       <EventsPicker value={form.events} onChange={(events) => setForm({ ...form, events })} error={err('events')} />
       {saved && !changed && (
         <p className="muted" role="status">
@@ -162,13 +200,22 @@ function EndpointDeliveries({ endpointId, tick }: { endpointId: string; tick: nu
   const [status, setStatus] = useState<DeliveryStatus | ''>('');
   const pages = useCursorPages(status);
   const list = useAsync(
-    () => call(api.GET('/api/admin/webhooks/{id}/deliveries', { params: { path: { id: endpointId }, query: { status: status || undefined, cursor: pages.cursor, limit: 25 } } })),
+    () =>
+      call(
+        api.GET('/api/admin/webhooks/{id}/deliveries', {
+          params: { path: { id: endpointId }, query: { status: status || undefined, cursor: pages.cursor, limit: 25 } },
+        }),
+      ),
     [endpointId, status, pages.cursor, tick],
   );
   const retry = useAction();
   const rows = list.data?.data ?? [];
   // Keep the log current while a delivery is on its way (the first attempt leaves within seconds).
-  usePolling(list.reload, 1500, rows.some((d) => settling(d)));
+  usePolling(
+    list.reload,
+    1500,
+    rows.some((d) => settling(d)),
+  );
   const clearRetryError = retry.setError;
   useEffect(() => clearRetryError(undefined), [status, clearRetryError]);
 

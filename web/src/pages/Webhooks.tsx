@@ -42,7 +42,8 @@ export function Webhooks() {
       </div>
       <WebhookTabs current="/dashboard/webhooks" />
       <p className="muted">
-        Events of the {environment} environment are POSTed to each endpoint, signed with its secret in <code>X-Service-Signature</code>. Failed deliveries are retried with backoff, then kept as dead letters.
+        Events of the {environment} environment are POSTed to each endpoint, signed with its secret in <code>X-Service-Signature</code>. Failed deliveries are
+        retried with backoff, then kept as dead letters.
       </p>
       {secret && <SecretOnce label={`Signing secret for ${secret.url}`} secret={secret.value} onDone={() => setSecret(null)} />}
       {creating && (
@@ -59,8 +60,18 @@ export function Webhooks() {
             error={err('url')}
             hint={environment === 'live' ? 'https is required in live.' : undefined}
           />
-          <Field label="Description (optional)" value={form.description} maxLength={500} onChange={(e) => setForm({ ...form, description: e.target.value })} error={err('description')} />
-          <EventsPicker value={form.events} onChange={(events) => setForm({ ...form, events })} error={err('events') ?? create.error?.details.find((d) => d.field.startsWith('events['))?.message} />
+          <Field
+            label="Description (optional)"
+            value={form.description}
+            maxLength={500}
+            onChange={(e) => setForm({ ...form, description: e.target.value })}
+            error={err('description')}
+          />
+          <EventsPicker
+            value={form.events}
+            onChange={(events) => setForm({ ...form, events })}
+            error={err('events') ?? create.error?.details.find((d) => d.field.startsWith('events['))?.message}
+          />
           <div className="actions">
             <button type="submit" className="btn btn-primary" disabled={create.busy || !form.url.trim() || form.events.length === 0}>
               {create.busy ? 'Adding…' : 'Add endpoint'}

@@ -19,7 +19,19 @@ export function carrierName(types: CarrierType[] | undefined, slug: string): str
  * otherwise. Titles label them, descriptions are the hints, and the service's validation
  * details (`credentials.<field>`) appear under their field.
  */
-export function CredentialsFields({ schema, draft, onChange, errors, replacing }: { schema: JsonSchema; draft: CredentialDraft; onChange: (d: CredentialDraft) => void; errors?: FieldError[]; replacing?: boolean }) {
+export function CredentialsFields({
+  schema,
+  draft,
+  onChange,
+  errors,
+  replacing,
+}: {
+  schema: JsonSchema;
+  draft: CredentialDraft;
+  onChange: (d: CredentialDraft) => void;
+  errors?: FieldError[];
+  replacing?: boolean;
+}) {
   const required = new Set(schema.required ?? []);
   const whole = fieldError(errors, 'credentials');
   const checkboxId = useId();

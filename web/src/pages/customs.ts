@@ -51,7 +51,15 @@ export interface CustomsFormState {
   items: CustomsItemRow[];
 }
 
-export const blankCustomsItem: CustomsItemRow = { description: '', quantity: '1', value: '', weight_oz: '', hs_tariff_number: '', origin_country: 'US', sku: '' };
+export const blankCustomsItem: CustomsItemRow = {
+  description: '',
+  quantity: '1',
+  value: '',
+  weight_oz: '',
+  hs_tariff_number: '',
+  origin_country: 'US',
+  sku: '',
+};
 
 export function customsForm(c: CustomsWire | null): CustomsFormState {
   return {

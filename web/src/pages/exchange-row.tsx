@@ -25,7 +25,11 @@ export function ExchangeRow({ x, lead, extra, testIdPrefix }: { x: Exchange; lea
       <tr>
         {lead}
         <td>
-          {x.status != null ? <Badge value={String(x.status)} kind={x.status >= 200 && x.status < 300 ? 'succeeded' : 'failed'} /> : <span className="muted small">no answer</span>}
+          {x.status != null ? (
+            <Badge value={String(x.status)} kind={x.status >= 200 && x.status < 300 ? 'succeeded' : 'failed'} />
+          ) : (
+            <span className="muted small">no answer</span>
+          )}
           <div>
             <Badge value={x.outcome} kind={`outcome-${x.outcome}`} />
           </div>

@@ -64,7 +64,17 @@ export function WriteBackError({ error }: { error: WriteBack['last_error'] }) {
  * Write-backs (the tracking sent back to the store) with a Retry button on the dead and retrying
  * ones: POST /api/admin/write-backs/:id/retry runs it now and answers it after the attempt.
  */
-export function WriteBacksTable({ rows, onRetried, showShipment, label }: { rows: WriteBack[]; onRetried: (w: WriteBack) => void; showShipment?: boolean; label: string }) {
+export function WriteBacksTable({
+  rows,
+  onRetried,
+  showShipment,
+  label,
+}: {
+  rows: WriteBack[];
+  onRetried: (w: WriteBack) => void;
+  showShipment?: boolean;
+  label: string;
+}) {
   const retry = useAction();
   async function run(id: string) {
     const r = await retry.run(() => call(api.POST('/api/admin/write-backs/{id}/retry', { params: { path: { id } } })));

@@ -67,7 +67,11 @@ export type PrintFormat = (typeof PRINT_FORMATS)[number];
  * that says how many: the operator opens it and prints once. Packing slips are PDF pages.
  */
 export async function printLabels(shipmentIds: readonly string[], format: PrintFormat, packingSlips: boolean): Promise<void> {
-  const blob = await fetchAdminFile('/api/admin/labels/merge', { shipment_ids: shipmentIds, format, ...(packingSlips && format !== 'zpl_4x6' ? { packing_slips: true } : {}) });
+  const blob = await fetchAdminFile('/api/admin/labels/merge', {
+    shipment_ids: shipmentIds,
+    format,
+    ...(packingSlips && format !== 'zpl_4x6' ? { packing_slips: true } : {}),
+  });
   saveBlob(blob, `labels-${shipmentIds.length}-${new Date().toISOString().slice(0, 10)}.${format === 'zpl_4x6' ? 'zpl' : 'pdf'}`);
 }
 
@@ -87,7 +91,11 @@ export interface ShipmentDocument {
   url: string;
 }
 
-const DOCUMENT_NAMES: Record<string, string> = { cn22: 'CN 22 customs declaration', cn23: 'CN 23 customs declaration', commercial_invoice: 'Commercial invoice' };
+const DOCUMENT_NAMES: Record<string, string> = {
+  cn22: 'CN 22 customs declaration',
+  cn23: 'CN 23 customs declaration',
+  commercial_invoice: 'Commercial invoice',
+};
 
 /** "CN 22 customs declaration", "Commercial invoice", or a carrier's type in words ("Waybill"). */
 export function documentName(type: string): string {
@@ -101,7 +109,7 @@ const documentsPath = (shipmentId: string) => `/api/admin/shipments/${encodeURIC
 // once that is regenerated, api.GET('/api/admin/shipments/{id}/documents') reads the same).
 export async function fetchDocuments(shipmentId: string): Promise<ShipmentDocument[]> {
   const blob = await fetchAdminFile(documentsPath(shipmentId));
-  return ((JSON.parse(await blob.text()) as { data: ShipmentDocument[] }).data ?? []);
+  return (JSON.parse(await blob.text()) as { data: ShipmentDocument[] }).data ?? [];
 }
 
 export function fetchDocument(shipmentId: string, type: string): Promise<Blob> {

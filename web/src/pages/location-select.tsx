@@ -7,7 +7,19 @@ import { Select, useAsync } from '../ui';
  * `''` for the default (what the API does when location_id is left out). Hidden while the
  * workspace has at most one location: there is nothing to choose.
  */
-export function LocationSelect({ label = 'Ship from', value, onChange, error, emptyLabel = 'Default location' }: { label?: string; value: string; onChange: (id: string) => void; error?: string; emptyLabel?: string }) {
+export function LocationSelect({
+  label = 'Ship from',
+  value,
+  onChange,
+  error,
+  emptyLabel = 'Default location',
+}: {
+  label?: string;
+  value: string;
+  onChange: (id: string) => void;
+  error?: string;
+  emptyLabel?: string;
+}) {
   const locations = useLocations();
   if (locations.length < 2 && !value) return null;
   return (

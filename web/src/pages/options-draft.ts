@@ -4,7 +4,14 @@
  * 422 option_unavailable when the service lacks one); this only turns text fields into JSON.
  */
 export const SIGNATURES = ['none', 'standard', 'adult'] as const;
-export const DANGEROUS_GOODS = ['', 'lithium_ion_in_equipment', 'lithium_ion_with_equipment', 'lithium_metal_in_equipment', 'limited_quantity_ground', 'dry_ice'] as const;
+export const DANGEROUS_GOODS = [
+  '',
+  'lithium_ion_in_equipment',
+  'lithium_ion_with_equipment',
+  'lithium_metal_in_equipment',
+  'limited_quantity_ground',
+  'dry_ice',
+] as const;
 
 export interface OptionsDraft {
   signature: (typeof SIGNATURES)[number];
@@ -28,7 +35,18 @@ export interface OptionsBody {
 }
 
 /** The form filled from the order's options (its default for every label). */
-export function draftOf(options: { signature: string; saturday_delivery: boolean; insurance: { amount: { amount: number } } | null; dangerous_goods: { category: string; dry_ice_weight_oz?: number } | null; references: string[]; delivery_instructions: string | null } | undefined): OptionsDraft {
+export function draftOf(
+  options:
+    | {
+        signature: string;
+        saturday_delivery: boolean;
+        insurance: { amount: { amount: number } } | null;
+        dangerous_goods: { category: string; dry_ice_weight_oz?: number } | null;
+        references: string[];
+        delivery_instructions: string | null;
+      }
+    | undefined,
+): OptionsDraft {
   return {
     signature: (SIGNATURES as readonly string[]).includes(options?.signature ?? '') ? (options!.signature as OptionsDraft['signature']) : 'none',
     saturday_delivery: options?.saturday_delivery ?? false,

@@ -12,7 +12,13 @@ export function allowedActions(order: Pick<Order, 'status' | 'archived'>): Order
   return out;
 }
 
-export const actionLabel: Record<OrderAction, string> = { process: 'Process', generate: 'Generate label', cancel: 'Cancel order', archive: 'Archive', unarchive: 'Unarchive' };
+export const actionLabel: Record<OrderAction, string> = {
+  process: 'Process',
+  generate: 'Generate label',
+  cancel: 'Cancel order',
+  archive: 'Archive',
+  unarchive: 'Unarchive',
+};
 
 /** A state move. A label is not one of them: it is bought from the order page's buy card, after its rates. */
 export function runOrderAction(orderId: string, action: Exclude<OrderAction, 'generate'>): Promise<Order> {

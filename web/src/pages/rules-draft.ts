@@ -81,7 +81,8 @@ const cents = (s: string, currency: string) => {
   if (n === undefined) return undefined;
   return { amount: typeof n === 'number' ? Math.round(n * 100) : n, currency: currency.trim().toUpperCase() };
 };
-const range = <T>(min: T | undefined, max: T | undefined) => (min === undefined && max === undefined ? undefined : { ...(min !== undefined ? { min } : {}), ...(max !== undefined ? { max } : {}) });
+const range = <T>(min: T | undefined, max: T | undefined) =>
+  min === undefined && max === undefined ? undefined : { ...(min !== undefined ? { min } : {}), ...(max !== undefined ? { max } : {}) };
 /** Drops the keys left undefined, so "any" is the condition's absence. */
 const compact = <T extends object>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 
@@ -158,7 +159,8 @@ export function errorsFor(details: FieldError[] | undefined, input: string): str
 export function describeRule(r: ShippingRule): { when: string; then: string } {
   const w = r.when;
   const money = (m: { amount: number; currency: string }) => `${(m.amount / 100).toFixed(2)} ${m.currency}`;
-  const bounds = (min: string | undefined, max: string | undefined, unit = '') => (min && max ? `${min}–${max}${unit}` : min ? `≥ ${min}${unit}` : `≤ ${max}${unit}`);
+  const bounds = (min: string | undefined, max: string | undefined, unit = '') =>
+    min && max ? `${min}–${max}${unit}` : min ? `≥ ${min}${unit}` : `≤ ${max}${unit}`;
   const conds = [
     w.destination_countries && `to ${w.destination_countries.join(', ')}`,
     w.destination_states && `states ${w.destination_states.join(', ')}`,

@@ -7,7 +7,14 @@ export type Delivery = Schemas['WebhookDelivery'];
 export type EventType = Operations['adminCreateWebhook']['requestBody']['content']['application/json']['events'][number];
 export type DeliveryStatus = Delivery['status'];
 
-export const EVENT_TYPES: Exclude<EventType, '*'>[] = ['shipment.label_purchased', 'tracking.updated', 'integration.health_changed', 'batch.completed', 'shipment.refund_updated', 'manifest.ready'];
+export const EVENT_TYPES: Exclude<EventType, '*'>[] = [
+  'shipment.label_purchased',
+  'tracking.updated',
+  'integration.health_changed',
+  'batch.completed',
+  'shipment.refund_updated',
+  'manifest.ready',
+];
 export const DELIVERY_STATUSES: DeliveryStatus[] = ['pending', 'failed', 'dead', 'delivered'];
 
 export function WebhookTabs({ current }: { current: string }) {

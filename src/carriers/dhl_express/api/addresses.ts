@@ -22,7 +22,11 @@ export function addressValidatePath(a: Address, type: 'delivery' | 'pickup' = 'd
   return `/address-validate?${q.toString()}`;
 }
 
-const norm = (s: string | undefined | null) => (s ?? '').toUpperCase().normalize('NFKD').replace(/[^A-Z0-9]/g, '');
+const norm = (s: string | undefined | null) =>
+  (s ?? '')
+    .toUpperCase()
+    .normalize('NFKD')
+    .replace(/[^A-Z0-9]/g, '');
 
 const STREET_NOT_CHECKED = { code: 'street_not_checked', message: 'DHL Express checks the city and postal code against its service areas, not the street' };
 
@@ -31,7 +35,9 @@ export function parseAddressValidateResponse(body: unknown, original: Address): 
   if (!('address' in b) && !('warnings' in b)) return null;
   const found = asList(b.address).map(obj);
   if (found.length === 0) {
-    const warning = asList(b.warnings).map((w) => str(w)).find((w): w is string => !!w);
+    const warning = asList(b.warnings)
+      .map((w) => str(w))
+      .find((w): w is string => !!w);
     return {
       status: 'invalid',
       residential: 'unknown',

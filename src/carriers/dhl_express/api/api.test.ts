@@ -23,7 +23,16 @@ const { sleeps, exchanges, ctx, expectCleanExchange } = api;
 const driver = () => createDhlExpressApiDriver(api.http);
 
 const from = { ...SHIP_FROM, phone: '+1 410 555 0100' };
-const to = { name: 'Pat Käufer', street1: 'Invalidenstraße 116', street2: 'Hinterhaus', city: 'Berlin', postal_code: '10115', country: 'DE', phone: '+49 30 1234567', email: 'pat@example.de' };
+const to = {
+  name: 'Pat Käufer',
+  street1: 'Invalidenstraße 116',
+  street2: 'Hinterhaus',
+  city: 'Berlin',
+  postal_code: '10115',
+  country: 'DE',
+  phone: '+49 30 1234567',
+  email: 'pat@example.de',
+};
 const parcel = { weight_oz: 40, length_in: 12, width_in: 9.5, height_in: 4 };
 const rateRequest: ApiRateRequest = { ship_from: from, ship_to: to, parcel, ship_date: '2026-03-02', residential: true, route: US_TO_DE_ROUTE };
 const purchase = (label_image: ApiPurchaseRequest['label_image'] = 'PDF'): ApiPurchaseRequest => ({
@@ -69,7 +78,12 @@ describe('DHL Express published description', () => {
   it.runIf(SPEC_PRESENT)('the validator is not a rubber stamp: it refuses requests DHL would refuse', () => {
     const s = api.specs!;
     const headers = { 'content-type': 'application/json', authorization: BASIC, 'x-version': '3.3.1' };
-    const bad = s.checkRequest('POST', new URL('http://x/rates'), headers, JSON.stringify({ customerDetails: { shipperDetails: {} }, packages: [{ weight: 2.0001 }] }));
+    const bad = s.checkRequest(
+      'POST',
+      new URL('http://x/rates'),
+      headers,
+      JSON.stringify({ customerDetails: { shipperDetails: {} }, packages: [{ weight: 2.0001 }] }),
+    );
     expect(bad.op?.operationId).toBe('exp-api-rates-many');
     expect(bad.problems.join('\n')).toMatch(/plannedShippingDateAndTime|unitOfMeasurement|receiverDetails/);
     expect(bad.problems.join('\n')).toMatch(/multiple of 0.001/);
@@ -123,7 +137,13 @@ describe('DHL Express driver against the fake DHL Express', () => {
       estimatedDeliveryDate: { isRequested: true, typeCode: 'QDDC' },
       packages: [{ weight: 2.5, dimensions: { length: 12, width: 9.5, height: 4 } }],
     });
-    expect(body.customerDetails.receiverDetails).toEqual({ postalCode: '10115', cityName: 'Berlin', countryCode: 'DE', addressLine1: 'Invalidenstraße 116', addressLine2: 'Hinterhaus' });
+    expect(body.customerDetails.receiverDetails).toEqual({
+      postalCode: '10115',
+      cityName: 'Berlin',
+      countryCode: 'DE',
+      addressLine1: 'Invalidenstraße 116',
+      addressLine2: 'Hinterhaus',
+    });
     const worldwide = res.value.rates.find((r) => r.service_code === 'dhl_express_worldwide')!;
     expect(worldwide).toMatchObject({
       carrier_service_code: 'P',
@@ -145,7 +165,12 @@ describe('DHL Express driver against the fake DHL Express', () => {
     expect(worldwide.other_charges).toEqual([{ carrier_code: 'CR', description: 'EMERGENCY SITUATION', amount: { amount: 120, currency: 'USD' } }]);
     expect(worldwide.base_price.amount + 2055 + 457).toBe(9842);
     // A product without a code of ours is kept under its raw code; equal prices are not "negotiated".
-    expect(res.value.rates.find((r) => r.carrier_service_code === 'K')).toMatchObject({ service_code: 'dhl_express_K', service_name: 'DHL EXPRESS 9:00', negotiated: false, guaranteed: true });
+    expect(res.value.rates.find((r) => r.carrier_service_code === 'K')).toMatchObject({
+      service_code: 'dhl_express_K',
+      service_name: 'DHL EXPRESS 9:00',
+      negotiated: false,
+      guaranteed: true,
+    });
     expect(res.value.rates.find((r) => r.carrier_service_code === 'W')).toMatchObject({ guaranteed: false, business_days: 6 });
     expect(res.value.rates.map((r) => r.price.amount)).toEqual([6480, 9842, 16130]);
     expectCleanExchange();
@@ -183,7 +208,11 @@ describe('DHL Express driver against the fake DHL Express', () => {
   it('refused credentials (401): a distinct invalid_credentials outcome, for rates and for testCredentials', async () => {
     const bad = ctx({ credentials: { api_key: 'fake-api-key', api_secret: 'wrong-secret' } });
     const res = await driver().rates(bad, rateRequest);
-    expect(res).toEqual({ ok: false, kind: 'invalid_credentials', messages: [{ code: 'carrier_account_invalid', carrier_code: '401', message: 'Invalid Credentials' }] });
+    expect(res).toEqual({
+      ok: false,
+      kind: 'invalid_credentials',
+      messages: [{ code: 'carrier_account_invalid', carrier_code: '401', message: 'Invalid Credentials' }],
+    });
     expect(api.fake.count('rates')).toBe(1); // basic auth: refused once, never retried
     const test = await driver().testCredentials(bad);
     expect(test).toMatchObject({ ok: false, kind: 'invalid_credentials' });
@@ -225,7 +254,9 @@ describe('DHL Express driver against the fake DHL Express', () => {
 
   it('503 then 500: rates retry twice, then fail with a retryable transport error', async () => {
     api.fake.queue('rates', { status: 503, headers: { 'retry-after': '1' } }, { status: 500, body: dhlFixture('error-process') }, { status: 503 });
-    const err = await driver().rates(ctx(), rateRequest).catch((e) => e);
+    const err = await driver()
+      .rates(ctx(), rateRequest)
+      .catch((e) => e);
     expect(err).toBeInstanceOf(CarrierTransportError);
     expect(err).toMatchObject({ slug: 'dhl_express', kind: 'server_error', status: 503, retryable: true });
     expect(api.fake.count('rates')).toBe(3);
@@ -234,7 +265,9 @@ describe('DHL Express driver against the fake DHL Express', () => {
 
   it('500 on a label purchase: never retried', async () => {
     api.fake.queue('shipments', { status: 500, body: dhlFixture('error-process') });
-    const err = await driver().purchase(ctx(), purchase()).catch((e) => e);
+    const err = await driver()
+      .purchase(ctx(), purchase())
+      .catch((e) => e);
     expect(err).toMatchObject({ kind: 'server_error', status: 500, retryable: true });
     expect(api.fake.count('shipments')).toBe(1);
     expect(sleeps).toEqual([]);
@@ -244,7 +277,9 @@ describe('DHL Express driver against the fake DHL Express', () => {
   it('a hang past the deadline: a retryable timeout at the deadline, not later', async () => {
     api.fake.queue('track', { hang: true });
     const started = Date.now();
-    const err = await driver().track(ctx({}, 400), { tracking_number: '1234567890' }).catch((e) => e);
+    const err = await driver()
+      .track(ctx({}, 400), { tracking_number: '1234567890' })
+      .catch((e) => e);
     const took = Date.now() - started;
     expect(err).toMatchObject({ kind: 'timeout', retryable: true });
     expect(took).toBeGreaterThanOrEqual(380);
@@ -253,12 +288,27 @@ describe('DHL Express driver against the fake DHL Express', () => {
 
   it('a malformed body: a transport error, retryable for rates but not for a purchase', async () => {
     api.fake.queue('rates', { status: 200, raw: '<html><body>Gateway Timeout' });
-    expect(await driver().rates(ctx(), rateRequest).catch((e) => e)).toMatchObject({ kind: 'malformed_response', retryable: true });
+    expect(
+      await driver()
+        .rates(ctx(), rateRequest)
+        .catch((e) => e),
+    ).toMatchObject({ kind: 'malformed_response', retryable: true });
     api.fake.queue('shipments', { status: 201, raw: '{"shipmentTrackingNumber": "11' });
-    expect(await driver().purchase(ctx(), purchase()).catch((e) => e)).toMatchObject({ kind: 'malformed_response', retryable: false });
+    expect(
+      await driver()
+        .purchase(ctx(), purchase())
+        .catch((e) => e),
+    ).toMatchObject({ kind: 'malformed_response', retryable: false });
     // JSON, but no label in it: nothing usable was bought, and it is not retried either.
-    api.fake.queue('shipments', { status: 201, body: { shipmentTrackingNumber: '1100000999', packages: [{ referenceNumber: 1, trackingNumber: 'JD01460000' }], documents: [] } });
-    expect(await driver().purchase(ctx(), purchase()).catch((e) => e)).toMatchObject({ kind: 'malformed_response', retryable: false });
+    api.fake.queue('shipments', {
+      status: 201,
+      body: { shipmentTrackingNumber: '1100000999', packages: [{ referenceNumber: 1, trackingNumber: 'JD01460000' }], documents: [] },
+    });
+    expect(
+      await driver()
+        .purchase(ctx(), purchase())
+        .catch((e) => e),
+    ).toMatchObject({ kind: 'malformed_response', retryable: false });
     expect(api.fake.count('shipments')).toBe(2);
   });
 
@@ -278,7 +328,16 @@ describe('DHL Express driver against the fake DHL Express', () => {
       ],
     });
     // The yaml's own 422 example: a JSON pointer names the field.
-    api.fake.queue('shipments', { status: 422, body: { instance: 'expressapi/shipments', detail: '#/content/packages/0/identifiers/0: extraneous key [dataIdentifier] is not permitted', title: 'Validation error', message: 'Unprocessable Entity', status: '422' } });
+    api.fake.queue('shipments', {
+      status: 422,
+      body: {
+        instance: 'expressapi/shipments',
+        detail: '#/content/packages/0/identifiers/0: extraneous key [dataIdentifier] is not permitted',
+        title: 'Validation error',
+        message: 'Unprocessable Entity',
+        status: '422',
+      },
+    });
     const buy = await driver().purchase(ctx(), purchase());
     expect(buy).toMatchObject({ ok: false, kind: 'rejected', messages: [{ code: 'carrier_rejected', carrier_code: '422', field: 'parcels' }] });
     expect(api.fake.count('rates') + api.fake.count('shipments')).toBe(2);
@@ -299,8 +358,16 @@ describe('DHL Express driver against the fake DHL Express', () => {
     expect(sent.accounts).toEqual([{ typeCode: 'shipper', number: '123456789' }]);
     expect(sent.productCode).toBe('P');
     expect(sent.pickup).toEqual({ isRequested: false });
-    expect(sent.customerDetails.receiverDetails).toMatchObject({ typeCode: 'private', contactInformation: { phone: '+49 30 1234567', fullName: 'Pat Käufer', companyName: 'Pat Käufer', email: 'pat@example.de' } });
-    expect(sent.content).toMatchObject({ isCustomsDeclarable: true, unitOfMeasurement: 'imperial', incoterm: 'DAP', packages: [{ weight: 2.5, referenceNumber: 1, customerReferences: [{ value: 'shp_01TESTREFERENCE', typeCode: 'CU' }] }] });
+    expect(sent.customerDetails.receiverDetails).toMatchObject({
+      typeCode: 'private',
+      contactInformation: { phone: '+49 30 1234567', fullName: 'Pat Käufer', companyName: 'Pat Käufer', email: 'pat@example.de' },
+    });
+    expect(sent.content).toMatchObject({
+      isCustomsDeclarable: true,
+      unitOfMeasurement: 'imperial',
+      incoterm: 'DAP',
+      packages: [{ weight: 2.5, referenceNumber: 1, customerReferences: [{ value: 'shp_01TESTREFERENCE', typeCode: 'CU' }] }],
+    });
     expect(res.value.label).toEqual({ format, mime, bytes: FAKE_DHL_LABELS[format] });
     expect(res.value.tracking_number).toMatch(/^\d{10}$/);
     expect(res.value.carrier_shipment_id).toBe(res.value.tracking_number);
@@ -363,7 +430,11 @@ describe('DHL Express driver against the fake DHL Express', () => {
     expect(cancel.path).toBe(`/pickups/${pickup.value.confirmation}?requestorName=Shipping+platform&reason=not+needed`);
     // Voiding again: DHL says the pickup is already cancelled; the void says so too.
     const again = await driver().void(c, { carrier_shipment_id: bought.value.carrier_shipment_id, pickup_confirmation: pickup.value.confirmation });
-    expect(again).toEqual({ ok: false, kind: 'rejected', messages: [{ code: 'carrier_rejected', carrier_code: '400', message: 'Pickup already cancelled or completed' }] });
+    expect(again).toEqual({
+      ok: false,
+      kind: 'rejected',
+      messages: [{ code: 'carrier_rejected', carrier_code: '400', message: 'Pickup already cancelled or completed' }],
+    });
     expectCleanExchange();
   });
 
@@ -409,7 +480,12 @@ describe('DHL Express driver against the fake DHL Express', () => {
           commodityCodes: [{ typeCode: 'outbound', value: '69120048' }],
         },
       ],
-      invoice: { number: 'shp_01TESTREFERENCE', date: '2026-03-02', signatureName: 'Dock Lead', customerReferences: [{ typeCode: 'FTR', value: 'NOEEI 30.37(a)' }] },
+      invoice: {
+        number: 'shp_01TESTREFERENCE',
+        date: '2026-03-02',
+        signatureName: 'Dock Lead',
+        customerReferences: [{ typeCode: 'FTR', value: 'NOEEI 30.37(a)' }],
+      },
       exportReasonType: 'commercial_purpose_or_sale',
       shipmentType: 'commercial',
       declarationNotes: [{ value: 'NOEEI 30.37(a)' }],
@@ -435,7 +511,12 @@ describe('DHL Express driver against the fake DHL Express', () => {
   });
 
   it('customs with an ITN and another contents type: the ITN on the invoice, the explanation as export reason; documents go non-dutiable without an invoice', async () => {
-    const res = await driver().purchase(ctx(), { ...purchase(), ship_to: londonAddress, route: ukRoute, customs: { ...ukCustomsWithItn, contents_type: 'other', contents_explanation: 'Trade show display' } });
+    const res = await driver().purchase(ctx(), {
+      ...purchase(),
+      ship_to: londonAddress,
+      route: ukRoute,
+      customs: { ...ukCustomsWithItn, contents_type: 'other', contents_explanation: 'Trade show display' },
+    });
     expect(res.ok).toBe(true);
     const decl = sentBody('shipments').content.exportDeclaration;
     expect(decl.invoice.customerReferences).toEqual([{ typeCode: 'ITN', value: 'X20260302123456' }]);
@@ -443,7 +524,12 @@ describe('DHL Express driver against the fake DHL Express', () => {
     expect(sentBody('shipments').content.incoterm).toBe('DDU');
     expect(sentBody('shipments').valueAddedServices).toBeUndefined();
     api.fake.reset();
-    const docs = await driver().purchase(ctx(), { ...purchase(), ship_to: londonAddress, route: ukRoute, customs: { ...ukCustoms, contents_type: 'documents', importer: null } });
+    const docs = await driver().purchase(ctx(), {
+      ...purchase(),
+      ship_to: londonAddress,
+      route: ukRoute,
+      customs: { ...ukCustoms, contents_type: 'documents', importer: null },
+    });
     expect(docs.ok && docs.value.documents).toBeUndefined();
     const body = sentBody('shipments');
     expect(body.content.isCustomsDeclarable).toBe(false);
@@ -483,7 +569,11 @@ describe('DHL Express driver against the fake DHL Express', () => {
   });
 
   it('a purchase without an account number, a phone or a city is refused before calling DHL', async () => {
-    expect(await driver().purchase(ctx({ account_number: null }), purchase())).toMatchObject({ ok: false, kind: 'invalid_credentials', messages: [{ carrier_code: 'missing_account_number' }] });
+    expect(await driver().purchase(ctx({ account_number: null }), purchase())).toMatchObject({
+      ok: false,
+      kind: 'invalid_credentials',
+      messages: [{ carrier_code: 'missing_account_number' }],
+    });
     const { phone: _drop, ...noPhone } = to;
     expect(await driver().purchase(ctx(), { ...purchase(), ship_to: noPhone })).toEqual({
       ok: false,
@@ -491,8 +581,16 @@ describe('DHL Express driver against the fake DHL Express', () => {
       messages: [{ code: 'carrier_rejected', carrier_code: 'required_field', message: 'DHL Express requires a phone number', field: 'ship_to.phone' }],
     });
     const { city: _city, ...noCity } = from;
-    expect(await driver().rates(ctx(), { ...rateRequest, ship_from: noCity })).toMatchObject({ ok: false, kind: 'rejected', messages: [{ field: 'ship_from.city', message: 'DHL Express requires a city' }] });
-    expect(await driver().purchase(ctx(), { ...purchase(), service_code: 'ups_ground' })).toMatchObject({ ok: false, kind: 'rejected', messages: [{ field: 'service_code' }] });
+    expect(await driver().rates(ctx(), { ...rateRequest, ship_from: noCity })).toMatchObject({
+      ok: false,
+      kind: 'rejected',
+      messages: [{ field: 'ship_from.city', message: 'DHL Express requires a city' }],
+    });
+    expect(await driver().purchase(ctx(), { ...purchase(), service_code: 'ups_ground' })).toMatchObject({
+      ok: false,
+      kind: 'rejected',
+      messages: [{ field: 'service_code' }],
+    });
     expect(api.fake.requests).toHaveLength(0);
   });
 
@@ -501,7 +599,13 @@ describe('DHL Express driver against the fake DHL Express', () => {
     expect(api.fake.requests[0].path).toBe('/shipments/1100000042/tracking?trackingView=all-checkpoints&levelOfDetail=shipment&requestGMTOffsetPerEvent=true');
     expect(res.ok).toBe(true);
     if (!res.ok) return;
-    expect(res.value).toMatchObject({ status: 'delivered', status_detail: 'delivered', delivered_at: '2026-03-05T10:23:00.000Z', estimated_delivery_date: '2026-03-05', carrier_status_code: 'OK' });
+    expect(res.value).toMatchObject({
+      status: 'delivered',
+      status_detail: 'delivered',
+      delivered_at: '2026-03-05T10:23:00.000Z',
+      estimated_delivery_date: '2026-03-05',
+      carrier_status_code: 'OK',
+    });
     expect(res.value.events.map((e) => [e.status, e.carrier_status_code])).toEqual([
       ['in_transit', 'PU'],
       ['unknown', 'ZZ'],
@@ -511,28 +615,59 @@ describe('DHL Express driver against the fake DHL Express', () => {
       ['out_for_delivery', 'WC'],
       ['delivered', 'OK'],
     ]);
-    expect(res.value.events[0]).toMatchObject({ occurred_at: '2026-03-02T22:40:00.000Z', milestone: 'picked_up', location: { city: 'BALTIMORE, MD', country: 'US' }, carrier_status_type: null });
-    expect(res.value.events[3]).toMatchObject({ occurred_at: '2026-03-04T07:02:41.000Z', status_detail: 'arrived_at_facility', location: { city: 'LEIPZIG', country: 'DE' } });
+    expect(res.value.events[0]).toMatchObject({
+      occurred_at: '2026-03-02T22:40:00.000Z',
+      milestone: 'picked_up',
+      location: { city: 'BALTIMORE, MD', country: 'US' },
+      carrier_status_type: null,
+    });
+    expect(res.value.events[3]).toMatchObject({
+      occurred_at: '2026-03-04T07:02:41.000Z',
+      status_detail: 'arrived_at_facility',
+      location: { city: 'LEIPZIG', country: 'DE' },
+    });
     expectCleanExchange();
   });
 
   it('tracking a number DHL does not know (404) is a rejection on tracking_number', async () => {
     api.fake.queue('track', { status: 404, body: dhlFixture('track-not-found') });
     const res = await driver().track(ctx(), { tracking_number: '9999999999' });
-    expect(res).toEqual({ ok: false, kind: 'rejected', messages: [{ code: 'carrier_rejected', carrier_code: '404', message: 'No data found', field: 'tracking_number' }] });
+    expect(res).toEqual({
+      ok: false,
+      kind: 'rejected',
+      messages: [{ code: 'carrier_rejected', carrier_code: '404', message: 'No data found', field: 'tracking_number' }],
+    });
     expect(api.fake.count('track')).toBe(1);
   });
 
   it('validates an address as DHL can: its service area (verified, corrected) or none (invalid); never the street', async () => {
     const res = await driver().validateAddress(ctx(), to);
     expect(api.fake.requests[0].path).toBe('/address-validate?type=delivery&countryCode=DE&postalCode=10115&cityName=Berlin&strictValidation=false');
-    expect(res).toMatchObject({ ok: true, value: { status: 'verified', residential: 'unknown', normalized: { city: 'BERLIN', postal_code: '10115', street1: 'Invalidenstraße 116' }, messages: [{ code: 'street_not_checked' }] } });
+    expect(res).toMatchObject({
+      ok: true,
+      value: {
+        status: 'verified',
+        residential: 'unknown',
+        normalized: { city: 'BERLIN', postal_code: '10115', street1: 'Invalidenstraße 116' },
+        messages: [{ code: 'street_not_checked' }],
+      },
+    });
     api.fake.queue('address_validate', { body: dhlFixture('address-validate-corrected') });
     const corrected = await driver().validateAddress(ctx(), { ...to, city: 'Munich', postal_code: '80331' });
-    expect(corrected).toMatchObject({ ok: true, value: { status: 'corrected', normalized: { city: 'MUENCHEN' }, messages: [{ code: 'address_corrected', field: 'city' }, { code: 'street_not_checked' }] } });
+    expect(corrected).toMatchObject({
+      ok: true,
+      value: {
+        status: 'corrected',
+        normalized: { city: 'MUENCHEN' },
+        messages: [{ code: 'address_corrected', field: 'city' }, { code: 'street_not_checked' }],
+      },
+    });
     api.fake.queue('address_validate', { body: dhlFixture('address-validate-none') });
     const none = await driver().validateAddress(ctx(), { ...to, postal_code: '00000' });
-    expect(none).toMatchObject({ ok: true, value: { status: 'invalid', normalized: null, messages: [{ code: 'address_not_served', message: 'No records found for the requested address' }] } });
+    expect(none).toMatchObject({
+      ok: true,
+      value: { status: 'invalid', normalized: null, messages: [{ code: 'address_not_served', message: 'No records found for the requested address' }] },
+    });
     expectCleanExchange();
   });
 
@@ -567,7 +702,11 @@ describe('DHL Express driver against the fake DHL Express', () => {
       { productCode: 'K', isCustomsDeclarable: true, unitOfMeasurement: 'imperial', packages: [{ weight: 3 }] },
     ]);
     expect(await driver().cancelPickup(c, { confirmation: res.value.confirmation })).toEqual({ ok: true, value: { cancelled: true } });
-    expect(await driver().cancelPickup(c, { confirmation: 'PRG260303000999' })).toMatchObject({ ok: false, kind: 'rejected', messages: [{ carrier_code: '404' }] });
+    expect(await driver().cancelPickup(c, { confirmation: 'PRG260303000999' })).toMatchObject({
+      ok: false,
+      kind: 'rejected',
+      messages: [{ carrier_code: '404' }],
+    });
     expectCleanExchange();
   });
 
@@ -600,10 +739,25 @@ describe('the product/capability check before a one-piece purchase', () => {
     const ok = await driver().purchase(ctx(), purchase());
     expect(ok.ok).toBe(true);
     const asked = api.fake.requests.find((r) => r.operation === 'products')!;
-    expect(asked.path).toMatch(/^\/products\?accountNumber=123456789&originCountryCode=US&originCityName=Timonium&destinationCountryCode=DE&destinationCityName=Berlin&/);
+    expect(asked.path).toMatch(
+      /^\/products\?accountNumber=123456789&originCountryCode=US&originCityName=Timonium&destinationCountryCode=DE&destinationCityName=Berlin&/,
+    );
     expect(api.fake.requests.map((r) => r.operation)).toEqual(['products', 'shipments']);
     api.fake.reset();
-    api.fake.queue('products', { body: { products: [{ productName: 'EXPRESS 12:00', productCode: 'T', localProductCode: 'T', localProductCountryCode: 'DE', networkTypeCode: 'TD', isCustomerAgreement: false }] } });
+    api.fake.queue('products', {
+      body: {
+        products: [
+          {
+            productName: 'EXPRESS 12:00',
+            productCode: 'T',
+            localProductCode: 'T',
+            localProductCountryCode: 'DE',
+            networkTypeCode: 'TD',
+            isCustomerAgreement: false,
+          },
+        ],
+      },
+    });
     const refused = await driver().purchase(ctx(), purchase());
     expect(refused).toMatchObject({ ok: false, kind: 'rejected', messages: [{ carrier_code: 'product_unavailable', field: 'service_code' }] });
     expect(api.fake.count('shipments')).toBe(0);
@@ -614,7 +768,7 @@ describe('the product/capability check before a one-piece purchase', () => {
 describe('the DHL Express Flyer (packages.ts): no packaging code in MyDHL', () => {
   const flyer = { weight_oz: 30, length_in: 15.75, width_in: 11.75, height_in: 0.75, package_id: 'dhl_express_flyer' };
 
-  it('rated and shipped as its weight and dimensions, with no typeCode (none of MyDHL\'s package codes is the Flyer)', async () => {
+  it("rated and shipped as its weight and dimensions, with no typeCode (none of MyDHL's package codes is the Flyer)", async () => {
     const rates = await driver().rates(ctx(), { ...rateRequest, parcel: flyer });
     expect(rates.ok, JSON.stringify(rates)).toBe(true);
     const rated = JSON.parse(api.fake.requests.find((r) => r.operation === 'rates')!.body).packages[0];

@@ -93,7 +93,12 @@ export class DhlExpressApiDriver implements CarrierApiDriver {
    * 401/403 → invalid_credentials; other 4xx → rejected with DHL's messages. Transport failures
    * (5xx, 429, network, deadline) are thrown by the HTTP client.
    */
-  private async run<T>(ctx: ApiCallContext, call: Call, parse: (body: unknown, res: CarrierHttpResponse) => DriverResult<T>, onRejected?: (m: CarrierMessage[], status: number) => CarrierMessage[]): Promise<DriverResult<T>> {
+  private async run<T>(
+    ctx: ApiCallContext,
+    call: Call,
+    parse: (body: unknown, res: CarrierHttpResponse) => DriverResult<T>,
+    onRejected?: (m: CarrierMessage[], status: number) => CarrierMessage[],
+  ): Promise<DriverResult<T>> {
     const creds = readDhlCredentials(ctx.account.credentials);
     if (!creds) return refused([{ code: 'carrier_account_invalid', carrier_code: 'missing_credentials', message: 'api_key and api_secret are required' }]);
     const res = await this.send(ctx, call, basicAuthorization(creds));
@@ -115,7 +120,13 @@ export class DhlExpressApiDriver implements CarrierApiDriver {
   private needsAccountNumber<T>(ctx: ApiCallContext): DriverResult<T> | null {
     return ctx.account.account_number
       ? null
-      : refused([{ code: 'carrier_account_invalid', carrier_code: 'missing_account_number', message: 'The account has no DHL Express account number (account_number)' }]);
+      : refused([
+          {
+            code: 'carrier_account_invalid',
+            carrier_code: 'missing_account_number',
+            message: 'The account has no DHL Express account number (account_number)',
+          },
+        ]);
   }
 
   async rates(ctx: ApiCallContext, request: ApiRateRequest) {
@@ -139,12 +150,15 @@ export class DhlExpressApiDriver implements CarrierApiDriver {
   }
 
   async purchase(ctx: ApiCallContext, request: ApiPurchaseRequest) {
-    if (usDomestic(request)) return rejected<never>([{ code: 'carrier_rejected', carrier_code: 'us_domestic', message: US_DOMESTIC, field: 'ship_to.country' }]);
+    if (usDomestic(request))
+      return rejected<never>([{ code: 'carrier_rejected', carrier_code: 'us_domestic', message: US_DOMESTIC, field: 'ship_to.country' }]);
     const missing = this.needsAccountNumber<never>(ctx);
     if (missing) return missing;
     const productCode = dhlProductCode(request.service_code);
     if (!productCode) {
-      return rejected<never>([{ code: 'carrier_rejected', carrier_code: 'unknown_service', message: `DHL Express has no service ${request.service_code}`, field: 'service_code' }]);
+      return rejected<never>([
+        { code: 'carrier_rejected', carrier_code: 'unknown_service', message: `DHL Express has no service ${request.service_code}`, field: 'service_code' },
+      ]);
     }
     const incompleteParties = incomplete<never>({ ship_from: request.ship_from, ship_to: request.ship_to }, ['street1', 'city', 'phone']);
     if (incompleteParties) return incompleteParties;
@@ -152,7 +166,14 @@ export class DhlExpressApiDriver implements CarrierApiDriver {
       const offered = await this.productsOffered(ctx, request);
       if (!offered.ok) return offered;
       if (!offered.value.includes(productCode)) {
-        return rejected<never>([{ code: 'carrier_rejected', carrier_code: 'product_unavailable', message: `DHL Express does not offer ${dhlServiceName(productCode)} (${productCode}) for this parcel on this lane and date`, field: 'service_code' }]);
+        return rejected<never>([
+          {
+            code: 'carrier_rejected',
+            carrier_code: 'product_unavailable',
+            message: `DHL Express does not offer ${dhlServiceName(productCode)} (${productCode}) for this parcel on this lane and date`,
+            field: 'service_code',
+          },
+        ]);
       }
     }
     return this.run(
@@ -175,11 +196,15 @@ export class DhlExpressApiDriver implements CarrierApiDriver {
 
   /** The product/capability check: the products DHL can deliver for this one piece (idempotent, retried). */
   private productsOffered(ctx: ApiCallContext, request: ApiPurchaseRequest) {
-    return this.run<string[]>(ctx, { operation: 'products', method: 'GET', path: productsPath(request, ctx.account.account_number!), idempotent: true }, (body, res) => {
-      const codes = parseProductsResponse(body);
-      if (!codes) throw malformed('products', res, true);
-      return { ok: true, value: codes };
-    });
+    return this.run<string[]>(
+      ctx,
+      { operation: 'products', method: 'GET', path: productsPath(request, ctx.account.account_number!), idempotent: true },
+      (body, res) => {
+        const codes = parseProductsResponse(body);
+        if (!codes) throw malformed('products', res, true);
+        return { ok: true, value: codes };
+      },
+    );
   }
 
   /**
@@ -207,15 +232,11 @@ export class DhlExpressApiDriver implements CarrierApiDriver {
   }
 
   validateAddress(ctx: ApiCallContext, address: Address) {
-    return this.run(
-      ctx,
-      { operation: 'address_validation', method: 'GET', path: addressValidatePath(address), idempotent: true },
-      (body, res) => {
-        const parsed = parseAddressValidateResponse(body, address);
-        if (!parsed) throw malformed('address_validation', res, true);
-        return { ok: true, value: parsed };
-      },
-    );
+    return this.run(ctx, { operation: 'address_validation', method: 'GET', path: addressValidatePath(address), idempotent: true }, (body, res) => {
+      const parsed = parseAddressValidateResponse(body, address);
+      if (!parsed) throw malformed('address_validation', res, true);
+      return { ok: true, value: parsed };
+    });
   }
 
   async schedulePickup(ctx: ApiCallContext, request: ApiPickupRequest) {
@@ -223,7 +244,9 @@ export class DhlExpressApiDriver implements CarrierApiDriver {
     if (missing) return missing;
     const json = buildPickupRequest(request, ctx.account.account_number!);
     if (!json) {
-      return rejected<never>([{ code: 'carrier_rejected', carrier_code: 'unknown_service', message: 'A piece names a service DHL Express does not have', field: 'pieces' }]);
+      return rejected<never>([
+        { code: 'carrier_rejected', carrier_code: 'unknown_service', message: 'A piece names a service DHL Express does not have', field: 'pieces' },
+      ]);
     }
     const incompleteAddress = incomplete<never>({ address: request.address }, ['street1', 'city', 'phone']);
     if (incompleteAddress) return incompleteAddress;

@@ -83,7 +83,10 @@ export function receiverRegistrationNumbers(customs: CustomsDeclaration, destina
 
 /** `content` fields of a shipment with customs (merged over the defaults by the builder). */
 export function customsContent(req: ApiPurchaseRequest, customs: CustomsDeclaration): Json {
-  const description = customs.items.map((i) => i.description.trim()).join(', ').slice(0, 70);
+  const description = customs.items
+    .map((i) => i.description.trim())
+    .join(', ')
+    .slice(0, 70);
   const content: Json = {
     isCustomsDeclarable: isDutiable(customs),
     description,

@@ -52,8 +52,9 @@ export function parseDhlErrors(status: number, body: unknown): DhlErrors {
   // 401: the key/secret are refused; 403: the key has no access to this product (reference-data documents it).
   const credentialsRefused = status === 401 || status === 403;
   const code = credentialsRefused ? 'carrier_account_invalid' : 'carrier_rejected';
-  const texts = [str(b.detail), ...asList(b.additionalDetails).map((d) => str(d) ?? str(obj(d).detail) ?? str(obj(d).message))]
-    .filter((t): t is string => !!t && t.trim() !== '');
+  const texts = [str(b.detail), ...asList(b.additionalDetails).map((d) => str(d) ?? str(obj(d).detail) ?? str(obj(d).message))].filter(
+    (t): t is string => !!t && t.trim() !== '',
+  );
   const messages: CarrierMessage[] = texts.map((t) => {
     const { code: carrierCode, message } = split(t, status);
     const m: CarrierMessage = { code, carrier_code: carrierCode, message };

@@ -49,7 +49,14 @@ describe('MyDHL parsers on the shapes DHL sends', () => {
 
   it('shares one label document across packages when DHL sends one for the shipment; pairs them in order otherwise', () => {
     const shared = parseShipmentResponse(
-      { shipmentTrackingNumber: '1100000001', packages: [{ trackingNumber: 'JD1' }, { trackingNumber: 'JD2' }], documents: [{ typeCode: 'label', imageFormat: 'PDF', content: pdf }, { typeCode: 'invoice', imageFormat: 'PDF', content: pdf }] },
+      {
+        shipmentTrackingNumber: '1100000001',
+        packages: [{ trackingNumber: 'JD1' }, { trackingNumber: 'JD2' }],
+        documents: [
+          { typeCode: 'label', imageFormat: 'PDF', content: pdf },
+          { typeCode: 'invoice', imageFormat: 'PDF', content: pdf },
+        ],
+      },
       req,
       'P',
     );
@@ -69,16 +76,44 @@ describe('MyDHL parsers on the shapes DHL sends', () => {
     );
     expect(ordered?.packages.map((p) => p.label.bytes.toString())).toEqual(['a', 'b']);
     // Three packages, two unlinked labels: no way to pair them, so nothing usable.
-    expect(parseShipmentResponse({ shipmentTrackingNumber: '1', packages: [{ trackingNumber: 'a' }, { trackingNumber: 'b' }, { trackingNumber: 'c' }], documents: [{ typeCode: 'label', content: pdf }, { typeCode: 'label', content: pdf }] }, req, 'P')).toBeNull();
+    expect(
+      parseShipmentResponse(
+        {
+          shipmentTrackingNumber: '1',
+          packages: [{ trackingNumber: 'a' }, { trackingNumber: 'b' }, { trackingNumber: 'c' }],
+          documents: [
+            { typeCode: 'label', content: pdf },
+            { typeCode: 'label', content: pdf },
+          ],
+        },
+        req,
+        'P',
+      ),
+    ).toBeNull();
   });
 
   it('keeps a pickup DHL booked with the shipment', () => {
-    const res = parseShipmentResponse({ shipmentTrackingNumber: '1100000003', dispatchConfirmationNumber: 'PRG1', packages: [{ trackingNumber: 'JD1' }], documents: [{ typeCode: 'label', imageFormat: 'ZPL', content: pdf }] }, req, 'P');
+    const res = parseShipmentResponse(
+      {
+        shipmentTrackingNumber: '1100000003',
+        dispatchConfirmationNumber: 'PRG1',
+        packages: [{ trackingNumber: 'JD1' }],
+        documents: [{ typeCode: 'label', imageFormat: 'ZPL', content: pdf }],
+      },
+      req,
+      'P',
+    );
     expect(res).toMatchObject({ pickup_confirmation: 'PRG1', label: { format: 'ZPL', mime: 'application/x-zpl' } });
   });
 
   it('tracks a shipment DHL knows but has not scanned as pre_transit; reads offsets in several spellings', () => {
-    expect(parseTrackResponse({ shipments: [{ shipmentTrackingNumber: '1', status: 'Success', events: [] }] })).toMatchObject({ status: 'pre_transit', status_detail: 'label_created', events: [], delivered_at: null, carrier_status_code: null });
+    expect(parseTrackResponse({ shipments: [{ shipmentTrackingNumber: '1', status: 'Success', events: [] }] })).toMatchObject({
+      status: 'pre_transit',
+      status_detail: 'label_created',
+      events: [],
+      delivered_at: null,
+      carrier_status_code: null,
+    });
     const res = parseTrackResponse({
       shipments: [
         {
@@ -102,25 +137,51 @@ describe('MyDHL parsers on the shapes DHL sends', () => {
 
   it('reads several service areas as unverified', () => {
     const res = parseAddressValidateResponse(
-      { address: [{ countryCode: 'GB', postalCode: 'SW1A 1AA', cityName: 'LONDON' }, { countryCode: 'GB', postalCode: 'SW1A 2AA', cityName: 'LONDON' }] },
+      {
+        address: [
+          { countryCode: 'GB', postalCode: 'SW1A 1AA', cityName: 'LONDON' },
+          { countryCode: 'GB', postalCode: 'SW1A 2AA', cityName: 'LONDON' },
+        ],
+      },
       { postal_code: 'SW1A1AB', city: 'Westminster', country: 'GB' },
     );
-    expect(res).toMatchObject({ status: 'unverified', candidates: [{ postal_code: 'SW1A 1AA' }, { postal_code: 'SW1A 2AA' }], messages: [{ code: 'address_ambiguous' }, { code: 'street_not_checked' }] });
+    expect(res).toMatchObject({
+      status: 'unverified',
+      candidates: [{ postal_code: 'SW1A 1AA' }, { postal_code: 'SW1A 2AA' }],
+      messages: [{ code: 'address_ambiguous' }, { code: 'street_not_checked' }],
+    });
     expect(parseAddressValidateResponse({ unrelated: 1 }, { postal_code: '1', country: 'GB' })).toBeNull();
   });
 
   it('tells refused credentials from refused requests, and reads the code DHL puts before its detail', () => {
-    expect(parseDhlErrors(401, null)).toEqual({ credentialsRefused: true, messages: [{ code: 'carrier_account_invalid', carrier_code: '401', message: 'DHL Express refused the credentials' }] });
+    expect(parseDhlErrors(401, null)).toEqual({
+      credentialsRefused: true,
+      messages: [{ code: 'carrier_account_invalid', carrier_code: '401', message: 'DHL Express refused the credentials' }],
+    });
     expect(parseDhlErrors(403, { title: 'Forbidden' }).messages[0]).toMatchObject({ code: 'carrier_account_invalid', message: 'Forbidden' });
-    expect(parseDhlErrors(400, { detail: '7008: The requested Special Service Code is not available', additionalDetails: ['1001: The requested product(s) (P) not available based on your search criteria.'] })).toEqual({
+    expect(
+      parseDhlErrors(400, {
+        detail: '7008: The requested Special Service Code is not available',
+        additionalDetails: ['1001: The requested product(s) (P) not available based on your search criteria.'],
+      }),
+    ).toEqual({
       credentialsRefused: false,
       messages: [
         { code: 'carrier_rejected', carrier_code: '7008', message: 'The requested Special Service Code is not available' },
-        { code: 'carrier_rejected', carrier_code: '1001', message: 'The requested product(s) (P) not available based on your search criteria.', field: 'service_code' },
+        {
+          code: 'carrier_rejected',
+          carrier_code: '1001',
+          message: 'The requested product(s) (P) not available based on your search criteria.',
+          field: 'service_code',
+        },
       ],
     });
-    expect(parseDhlErrors(422, { detail: '#/customerDetails/receiverDetails/postalAddress/cityName: expected minLength: 1, actual: 0' }).messages[0].field).toBe('ship_to.city');
-    expect(parseDhlErrors(400, { detail: 'The account number is not found or invalid. Please check the account number and retry.' }).messages[0].field).toBe('account_number');
+    expect(
+      parseDhlErrors(422, { detail: '#/customerDetails/receiverDetails/postalAddress/cityName: expected minLength: 1, actual: 0' }).messages[0].field,
+    ).toBe('ship_to.city');
+    expect(parseDhlErrors(400, { detail: 'The account number is not found or invalid. Please check the account number and retry.' }).messages[0].field).toBe(
+      'account_number',
+    );
   });
 
   it("converts our units to DHL's and its date-time text", () => {

@@ -42,7 +42,9 @@ export function buildRateRequest(req: ApiRateRequest, accountNumber: string | nu
 type PriceType = 'BILLC' | 'PULCL' | 'BASEC';
 
 function totalOf(product: Json, type: PriceType): Money | null {
-  const entry = asList(product.totalPrice).map(obj).find((p) => str(p.currencyType) === type);
+  const entry = asList(product.totalPrice)
+    .map(obj)
+    .find((p) => str(p.currencyType) === type);
   return entry ? moneyOf(num(entry.price), str(entry.priceCurrency)) : null;
 }
 
@@ -71,7 +73,9 @@ function chargesOf(product: Json, currencyType: string | null, currency: string)
   const totals = asList(product.totalPriceBreakdown).map(obj);
   const totalBlock = totals.find((t) => str(t.currencyType) === currencyType) ?? totals[0];
   if (totalBlock && (str(totalBlock.priceCurrency) ?? currency).toUpperCase() === currency) {
-    const tax = asList(totalBlock.priceBreakdown).map(obj).find((p) => str(p.typeCode) === 'STTXA');
+    const tax = asList(totalBlock.priceBreakdown)
+      .map(obj)
+      .find((p) => str(p.typeCode) === 'STTXA');
     const amount = tax ? moneyOf(num(tax.price), currency) : null;
     if (amount && amount.amount > 0) other.push({ carrier_code: 'STTXA', description: 'Total tax', amount });
   }

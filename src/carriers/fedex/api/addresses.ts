@@ -78,14 +78,27 @@ export function parseResolveResponse(body: unknown, original: Address): ApiAddre
     .map(obj)
     .filter((m) => str(m.code))
     .map((m) => ({ code: str(m.code)!, message: str(m.message) ?? str(m.code)! }));
-  if (flag(attributes.SuiteRequiredButMissing)) carrierMessages.push({ code: 'suite_required', message: 'FedEx says this address needs a suite or unit number' });
+  if (flag(attributes.SuiteRequiredButMissing))
+    carrierMessages.push({ code: 'suite_required', message: 'FedEx says this address needs a suite or unit number' });
   if (flag(attributes.InvalidSuiteNumber)) carrierMessages.push({ code: 'suite_invalid', message: 'FedEx does not know this suite or unit number' });
   if (flag(attributes.Resolved) === false) {
-    return { status: 'invalid', residential, normalized: null, candidates, messages: [{ code: 'address_not_resolved', message: 'FedEx could not resolve this address' }, ...carrierMessages] };
+    return {
+      status: 'invalid',
+      residential,
+      normalized: null,
+      candidates,
+      messages: [{ code: 'address_not_resolved', message: 'FedEx could not resolve this address' }, ...carrierMessages],
+    };
   }
   // Resolved to a street but not to a delivery point (US: USPS DPV), or several matches: unverified.
   if (flag(attributes.DPV) === false || flag(attributes.MultipleMatches) === true || flag(attributes.Matched) === false) {
-    return { status: 'unverified', residential, normalized, candidates, messages: [{ code: 'address_unconfirmed', message: 'FedEx resolved the street but could not confirm the delivery point' }, ...carrierMessages] };
+    return {
+      status: 'unverified',
+      residential,
+      normalized,
+      candidates,
+      messages: [{ code: 'address_unconfirmed', message: 'FedEx resolved the street but could not confirm the delivery point' }, ...carrierMessages],
+    };
   }
   const changed = (['street1', 'street2', 'city', 'state', 'postal_code'] as const).filter((f) => norm(normalized[f]) !== norm(original[f]));
   return {

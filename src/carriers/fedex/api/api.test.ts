@@ -2,7 +2,14 @@ import { existsSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { SHIP_FROM, US_ROUTE, useCarrierApiTest } from '../../../../test/helpers/carrier-api.js';
 import { londonAddress, ukCustoms, ukCustomsWithItn, ukRoute, UK_CUSTOMS_TOTAL_MINOR } from '../../../../test/helpers/driver-customs.js';
-import { FAKE_FEDEX_INVOICE, FAKE_FEDEX_LABELS, FAKE_FEDEX_ONE_RATE, FAKE_FEDEX_SETUP, FEDEX_FIXTURES_DIR, fedexFixture } from '../../../../test/helpers/fake-fedex.js';
+import {
+  FAKE_FEDEX_INVOICE,
+  FAKE_FEDEX_LABELS,
+  FAKE_FEDEX_ONE_RATE,
+  FAKE_FEDEX_SETUP,
+  FEDEX_FIXTURES_DIR,
+  fedexFixture,
+} from '../../../../test/helpers/fake-fedex.js';
 import { FEDEX_SPEC_DIR } from '../../../../test/helpers/fedex-spec.js';
 import type { ApiPurchaseRequest, ApiRateRequest } from '../../driver.js';
 import { CarrierTransportError } from '../../http/errors.js';
@@ -73,9 +80,19 @@ describe('FedEx published description', () => {
     const bad = s.checkRequest('POST', new URL('http://x/rate/v1/rates/quotes'), headers, JSON.stringify({ requestedShipment: { shipper: {} } }));
     expect(bad.op?.operationId).toBe('Rate and Transit times');
     expect(bad.problems.join('\n')).toMatch(/accountNumber|recipient|pickupType|requestedPackageLineItems/);
-    const wrongEnum = s.checkRequest('POST', new URL('http://x/ship/v1/shipments'), headers, JSON.stringify({ labelResponseOptions: 'PAPER', accountNumber: { value: '1' }, requestedShipment: {} }));
+    const wrongEnum = s.checkRequest(
+      'POST',
+      new URL('http://x/ship/v1/shipments'),
+      headers,
+      JSON.stringify({ labelResponseOptions: 'PAPER', accountNumber: { value: '1' }, requestedShipment: {} }),
+    );
     expect(wrongEnum.problems.join('\n')).toMatch(/labelResponseOptions|allowed values/);
-    const noAuth = s.checkRequest('PUT', new URL('http://x/ship/v1/shipments/cancel'), { 'content-type': 'application/json' }, JSON.stringify({ accountNumber: { value: '1' }, trackingNumber: '1' }));
+    const noAuth = s.checkRequest(
+      'PUT',
+      new URL('http://x/ship/v1/shipments/cancel'),
+      { 'content-type': 'application/json' },
+      JSON.stringify({ accountNumber: { value: '1' }, trackingNumber: '1' }),
+    );
     expect(noAuth.problems).toContain('header parameter authorization is required');
   });
 
@@ -97,7 +114,11 @@ describe('FedEx driver against the fake FedEx', () => {
     expect(api.fake.count('rates')).toBe(1);
     const token = api.fake.requests.find((r) => r.operation === 'token')!;
     expect(token.headers['content-type']).toBe('application/x-www-form-urlencoded');
-    expect(Object.fromEntries(new URLSearchParams(token.body))).toEqual({ grant_type: 'client_credentials', client_id: 'fake-api-key', client_secret: 'fake-secret-key' });
+    expect(Object.fromEntries(new URLSearchParams(token.body))).toEqual({
+      grant_type: 'client_credentials',
+      client_id: 'fake-api-key',
+      client_secret: 'fake-secret-key',
+    });
     const body = api.fake.lastBody('rates');
     expect(body.accountNumber).toEqual({ value: '740561073' });
     expect(body.requestedShipment).toMatchObject({
@@ -135,7 +156,13 @@ describe('FedEx driver against the fake FedEx', () => {
     expect(home.other_charges).toEqual([{ carrier_code: 'PEAK', description: 'Peak Surcharge', amount: { amount: 80, currency: 'USD' } }]);
     expect(home.base_price.amount + 176 + 299).toBe(1507);
     // No transit days given: counted in weekdays from the ship date to FedEx's commit date.
-    expect(res.value.rates.find((r) => r.service_code === 'fedex_2day')).toMatchObject({ guaranteed: true, business_days: 2, estimated_delivery_date: '2026-03-04', price: { amount: 3140 }, list_price: { amount: 3810 } });
+    expect(res.value.rates.find((r) => r.service_code === 'fedex_2day')).toMatchObject({
+      guaranteed: true,
+      business_days: 2,
+      estimated_delivery_date: '2026-03-04',
+      price: { amount: 3140 },
+      list_price: { amount: 3810 },
+    });
     // A service we have no code for is kept under its raw one, at its list price.
     expect(res.value.rates.find((r) => r.carrier_service_code === 'PRIORITY_OVERNIGHT')).toMatchObject({
       service_code: 'fedex_priority_overnight',
@@ -169,12 +196,25 @@ describe('FedEx driver against the fake FedEx', () => {
     expect(res.ok).toBe(true);
     if (!res.ok) return;
     const home = res.value.rates.find((r) => r.service_code === 'fedex_home_delivery')!;
-    expect(home).toMatchObject({ price: { amount: 3588 }, list_price: { amount: 3588 }, negotiated: true, billable_weight_oz: 208, business_days: 3, transit_known: true, dim_weight_oz: null });
+    expect(home).toMatchObject({
+      price: { amount: 3588 },
+      list_price: { amount: 3588 },
+      negotiated: true,
+      billable_weight_oz: 208,
+      business_days: 3,
+      transit_known: true,
+      dim_weight_oz: null,
+    });
     expect(home.surcharges).toEqual([
       { code: 'fuel', amount: { amount: 506, currency: 'USD' } },
       { code: 'residential', amount: { amount: 598, currency: 'USD' } },
     ]);
-    expect(res.value.rates.find((r) => r.service_code === 'fedex_standard_overnight')).toMatchObject({ guaranteed: true, business_days: 1, price: { amount: 11840 }, list_price: { amount: 14102 } });
+    expect(res.value.rates.find((r) => r.service_code === 'fedex_standard_overnight')).toMatchObject({
+      guaranteed: true,
+      business_days: 1,
+      price: { amount: 11840 },
+      list_price: { amount: 14102 },
+    });
     expectCleanExchange();
   });
 
@@ -184,7 +224,13 @@ describe('FedEx driver against the fake FedEx', () => {
     expect(res).toEqual({
       ok: false,
       kind: 'invalid_credentials',
-      messages: [{ code: 'carrier_account_invalid', carrier_code: 'NOT.AUTHORIZED.ERROR', message: 'The given client credentials were not valid. Please modify your request and try again.' }],
+      messages: [
+        {
+          code: 'carrier_account_invalid',
+          carrier_code: 'NOT.AUTHORIZED.ERROR',
+          message: 'The given client credentials were not valid. Please modify your request and try again.',
+        },
+      ],
     });
     expect(api.fake.count('rates')).toBe(0);
     const test = await driver().testCredentials(bad);
@@ -195,7 +241,11 @@ describe('FedEx driver against the fake FedEx', () => {
     // Missing keys or a missing account number: refused before anything is sent.
     const before = api.fake.requests.length;
     expect(await driver().testCredentials(ctx({ credentials: { api_key: 'k' } }))).toMatchObject({ ok: false, kind: 'invalid_credentials' });
-    expect(await driver().purchase(ctx({ account_number: null }), purchase())).toMatchObject({ ok: false, kind: 'invalid_credentials', messages: [{ field: 'account_number' }] });
+    expect(await driver().purchase(ctx({ account_number: null }), purchase())).toMatchObject({
+      ok: false,
+      kind: 'invalid_credentials',
+      messages: [{ field: 'account_number' }],
+    });
     expect(api.fake.requests.length).toBe(before);
     expectCleanExchange();
   });
@@ -244,8 +294,15 @@ describe('FedEx driver against the fake FedEx', () => {
   });
 
   it('503 then 500: rates retry twice, then fail with a retryable transport error', async () => {
-    api.fake.queue('rates', { status: 503, headers: { 'retry-after': '1' }, body: fedexFixture('error-unavailable') }, { status: 500, body: fedexFixture('error-internal') }, { status: 503, body: fedexFixture('error-unavailable') });
-    const err = await driver().rates(ctx(), rateRequest).catch((e) => e);
+    api.fake.queue(
+      'rates',
+      { status: 503, headers: { 'retry-after': '1' }, body: fedexFixture('error-unavailable') },
+      { status: 500, body: fedexFixture('error-internal') },
+      { status: 503, body: fedexFixture('error-unavailable') },
+    );
+    const err = await driver()
+      .rates(ctx(), rateRequest)
+      .catch((e) => e);
     expect(err).toBeInstanceOf(CarrierTransportError);
     expect(err).toMatchObject({ slug: 'fedex', kind: 'server_error', status: 503, retryable: true });
     expect(api.fake.count('rates')).toBe(3);
@@ -255,7 +312,9 @@ describe('FedEx driver against the fake FedEx', () => {
 
   it('500 on label purchase: never retried', async () => {
     api.fake.queue('ship', { status: 500, body: fedexFixture('error-internal') });
-    const err = await driver().purchase(ctx(), purchase()).catch((e) => e);
+    const err = await driver()
+      .purchase(ctx(), purchase())
+      .catch((e) => e);
     expect(err).toMatchObject({ kind: 'server_error', status: 500 });
     expect(api.fake.count('ship')).toBe(1);
     expect(sleeps).toEqual([]);
@@ -274,18 +333,36 @@ describe('FedEx driver against the fake FedEx', () => {
 
   it('a malformed body: a transport error, retryable for rates but not for a purchase', async () => {
     api.fake.queue('rates', { status: 200, raw: '<html><body>Service Temporarily Unavailable' });
-    const rates = await driver().rates(ctx(), rateRequest).catch((e) => e);
+    const rates = await driver()
+      .rates(ctx(), rateRequest)
+      .catch((e) => e);
     expect(rates).toMatchObject({ kind: 'malformed_response', retryable: true });
     api.fake.queue('ship', { status: 200, raw: '{"transactionId": "x", "output": ' });
-    const buy = await driver().purchase(ctx(), purchase()).catch((e) => e);
+    const buy = await driver()
+      .purchase(ctx(), purchase())
+      .catch((e) => e);
     expect(buy).toMatchObject({ kind: 'malformed_response', retryable: false });
     // JSON, but no piece with a label: nothing usable was bought, not retryable.
-    api.fake.queue('ship', { status: 200, body: { transactionId: 'x', output: { transactionShipments: [{ masterTrackingNumber: '794953535000', pieceResponses: [{ trackingNumber: '794953535000', packageDocuments: [] }] }] } } });
-    const empty = await driver().purchase(ctx(), purchase()).catch((e) => e);
+    api.fake.queue('ship', {
+      status: 200,
+      body: {
+        transactionId: 'x',
+        output: {
+          transactionShipments: [{ masterTrackingNumber: '794953535000', pieceResponses: [{ trackingNumber: '794953535000', packageDocuments: [] }] }],
+        },
+      },
+    });
+    const empty = await driver()
+      .purchase(ctx(), purchase())
+      .catch((e) => e);
     expect(empty).toMatchObject({ kind: 'malformed_response', retryable: false });
     // A 4xx whose body is not FedEx's error shape either.
     api.fake.queue('track', { status: 400, raw: 'Bad Request' });
-    expect(await driver().track(ctx(), { tracking_number: '794953535000' }).catch((e) => e)).toMatchObject({ kind: 'malformed_response' });
+    expect(
+      await driver()
+        .track(ctx(), { tracking_number: '794953535000' })
+        .catch((e) => e),
+    ).toMatchObject({ kind: 'malformed_response' });
   });
 
   it("business rejections: an invalid postal code and a service not offered come back with FedEx's code and message", async () => {
@@ -294,19 +371,37 @@ describe('FedEx driver against the fake FedEx', () => {
     expect(rates).toEqual({
       ok: false,
       kind: 'rejected',
-      messages: [{ code: 'carrier_rejected', carrier_code: 'RECIPIENT.POSTALSTATE.MISMATCH', message: 'Recipient postal code or routing code is invalid or does not match the state.', field: 'ship_to.postal_code' }],
+      messages: [
+        {
+          code: 'carrier_rejected',
+          carrier_code: 'RECIPIENT.POSTALSTATE.MISMATCH',
+          message: 'Recipient postal code or routing code is invalid or does not match the state.',
+          field: 'ship_to.postal_code',
+        },
+      ],
     });
     api.fake.queue('ship', { status: 400, body: fedexFixture('error-service-unavailable') });
     const buy = await driver().purchase(ctx(), purchase('PDF', 'fedex_standard_overnight'));
     expect(buy).toEqual({
       ok: false,
       kind: 'rejected',
-      messages: [{ code: 'carrier_rejected', carrier_code: 'SERVICE.PACKAGECOMBINATION.INVALID', message: 'Service is not allowed for the origin and destination.', field: 'service_code' }],
+      messages: [
+        {
+          code: 'carrier_rejected',
+          carrier_code: 'SERVICE.PACKAGECOMBINATION.INVALID',
+          message: 'Service is not allowed for the origin and destination.',
+          field: 'service_code',
+        },
+      ],
     });
     expect(api.fake.count('rates') + api.fake.count('ship')).toBe(2); // a 400 is never retried
     // Refused before calling: a service FedEx does not have, a shipper without a phone.
     expect(await driver().purchase(ctx(), purchase('PDF', 'ups_ground'))).toMatchObject({ ok: false, kind: 'rejected', messages: [{ field: 'service_code' }] });
-    expect(await driver().purchase(ctx(), { ...purchase(), ship_from: { ...from, phone: undefined } })).toMatchObject({ ok: false, kind: 'rejected', messages: [{ field: 'ship_from.phone' }] });
+    expect(await driver().purchase(ctx(), { ...purchase(), ship_from: { ...from, phone: undefined } })).toMatchObject({
+      ok: false,
+      kind: 'rejected',
+      messages: [{ field: 'ship_from.phone' }],
+    });
     expect(api.fake.count('ship')).toBe(1);
     expectCleanExchange();
   });
@@ -323,16 +418,31 @@ describe('FedEx driver against the fake FedEx', () => {
     expect(sent.labelResponseOptions).toBe('LABEL');
     expect(sent.accountNumber).toEqual({ value: '740561073' });
     expect(sent.requestedShipment.labelSpecification).toEqual({ labelFormatType: 'COMMON2D', imageType, labelStockType: stock });
-    expect(sent.requestedShipment.shippingChargesPayment).toEqual({ paymentType: 'SENDER', payor: { responsibleParty: { accountNumber: { value: '740561073' } } } });
+    expect(sent.requestedShipment.shippingChargesPayment).toEqual({
+      paymentType: 'SENDER',
+      payor: { responsibleParty: { accountNumber: { value: '740561073' } } },
+    });
     expect(sent.requestedShipment.serviceType).toBe('GROUND_HOME_DELIVERY');
     expect(sent.requestedShipment.shipper.contact).toEqual({ personName: 'Dock Lead', companyName: 'Acme Widgets', phoneNumber: '14105550100' });
     // The recipient has no phone: the shipper's stands in.
-    expect(sent.requestedShipment.recipients[0]).toMatchObject({ contact: { personName: 'Pat Buyer', phoneNumber: '14105550100' }, address: { streetLines: ['100 Peachtree Pkwy', 'Apt 4'], residential: true } });
-    expect(sent.requestedShipment.requestedPackageLineItems[0].customerReferences).toEqual([{ customerReferenceType: 'CUSTOMER_REFERENCE', value: 'shp_01TESTREFERENCE' }]);
+    expect(sent.requestedShipment.recipients[0]).toMatchObject({
+      contact: { personName: 'Pat Buyer', phoneNumber: '14105550100' },
+      address: { streetLines: ['100 Peachtree Pkwy', 'Apt 4'], residential: true },
+    });
+    expect(sent.requestedShipment.requestedPackageLineItems[0].customerReferences).toEqual([
+      { customerReferenceType: 'CUSTOMER_REFERENCE', value: 'shp_01TESTREFERENCE' },
+    ]);
     expect(res.value.label).toEqual({ format: image, mime, bytes: FAKE_FEDEX_LABELS[imageType] });
     expect(res.value.tracking_number).toMatch(/^7949\d{8}$/);
     expect(res.value.carrier_shipment_id).toBe(res.value.tracking_number);
-    expect(res.value.rate).toMatchObject({ service_code: 'fedex_home_delivery', price: { amount: 1507 }, list_price: { amount: 1985 }, negotiated: true, zone: 5, billable_weight_oz: 48 });
+    expect(res.value.rate).toMatchObject({
+      service_code: 'fedex_home_delivery',
+      price: { amount: 1507 },
+      list_price: { amount: 1985 },
+      negotiated: true,
+      zone: 5,
+      billable_weight_oz: 48,
+    });
     expect(res.value.rate?.surcharges).toEqual([
       { code: 'fuel', amount: { amount: 176, currency: 'USD' } },
       { code: 'residential', amount: { amount: 299, currency: 'USD' } },
@@ -355,7 +465,11 @@ describe('FedEx driver against the fake FedEx', () => {
     expect(bought.value.packages.every((p) => p.label.bytes.equals(FAKE_FEDEX_LABELS.PDF))).toBe(true);
     const voided = await driver().void(c, { carrier_shipment_id: bought.value.carrier_shipment_id });
     expect(voided).toEqual({ ok: true, value: { voided: true } });
-    expect(api.fake.lastBody('cancel')).toEqual({ accountNumber: { value: '740561073' }, trackingNumber: bought.value.carrier_shipment_id, deletionControl: 'DELETE_ALL_PACKAGES' });
+    expect(api.fake.lastBody('cancel')).toEqual({
+      accountNumber: { value: '740561073' },
+      trackingNumber: bought.value.carrier_shipment_id,
+      deletionControl: 'DELETE_ALL_PACKAGES',
+    });
     expect(api.fake.shipments.get(bought.value.carrier_shipment_id)?.cancelled).toBe(true);
     const again = await driver().void(c, { carrier_shipment_id: bought.value.carrier_shipment_id });
     expect(again).toMatchObject({ ok: false, kind: 'rejected', messages: [{ carrier_code: 'SHIPMENT.ALREADY.CANCELLED' }] });
@@ -363,7 +477,13 @@ describe('FedEx driver against the fake FedEx', () => {
   });
 
   it('an international purchase sends customsClearanceDetail (commodities, duties, totals, invoice, EEL) and returns the commercial invoice', async () => {
-    const res = await driver().purchase(ctx(), { ...purchase('PDF', 'fedex_international_priority'), ship_to: londonAddress, residential: false, route: ukRoute, customs: ukCustoms });
+    const res = await driver().purchase(ctx(), {
+      ...purchase('PDF', 'fedex_international_priority'),
+      ship_to: londonAddress,
+      residential: false,
+      route: ukRoute,
+      customs: ukCustoms,
+    });
     expect(res.ok).toBe(true);
     if (!res.ok) return;
     const shipment = api.fake.lastBody('ship').requestedShipment;
@@ -371,14 +491,22 @@ describe('FedEx driver against the fake FedEx', () => {
       { number: 'GB123456789', tinType: 'BUSINESS_NATIONAL' },
       { number: 'GB123456789000', tinType: 'BUSINESS_UNION' },
     ]);
-    expect(shipment.shippingDocumentSpecification).toEqual({ shippingDocumentTypes: ['COMMERCIAL_INVOICE'], commercialInvoiceDetail: { documentFormat: { docType: 'PDF', stockType: 'PAPER_LETTER' } } });
+    expect(shipment.shippingDocumentSpecification).toEqual({
+      shippingDocumentTypes: ['COMMERCIAL_INVOICE'],
+      commercialInvoiceDetail: { documentFormat: { docType: 'PDF', stockType: 'PAPER_LETTER' } },
+    });
     const customs = shipment.customsClearanceDetail;
     expect(customs).toMatchObject({
       // DDP: the shipper's account pays duties and taxes.
       dutiesPayment: { paymentType: 'SENDER', payor: { responsibleParty: { accountNumber: { value: '740561073' } } } },
       isDocumentOnly: false,
       totalCustomsValue: { amount: UK_CUSTOMS_TOTAL_MINOR / 100, currency: 'USD' },
-      commercialInvoice: { shipmentPurpose: 'SOLD', termsOfSale: 'DDP', originatorName: 'Dock Lead', customerReferences: [{ customerReferenceType: 'INVOICE_NUMBER', value: 'shp_01TESTREFERENCE' }] },
+      commercialInvoice: {
+        shipmentPurpose: 'SOLD',
+        termsOfSale: 'DDP',
+        originatorName: 'Dock Lead',
+        customerReferences: [{ customerReferenceType: 'INVOICE_NUMBER', value: 'shp_01TESTREFERENCE' }],
+      },
       exportDetail: { exportComplianceStatement: 'NOEEI 30.37(a)' },
     });
     expect(customs.commodities).toEqual([
@@ -424,7 +552,12 @@ describe('FedEx driver against the fake FedEx', () => {
   });
 
   it('customs with an ITN under DDU: the recipient pays duties and the ITN is the export compliance statement', async () => {
-    const res = await driver().purchase(ctx(), { ...purchase('PDF', 'fedex_international_priority'), ship_to: londonAddress, route: ukRoute, customs: { ...ukCustomsWithItn, contents_type: 'gift' } });
+    const res = await driver().purchase(ctx(), {
+      ...purchase('PDF', 'fedex_international_priority'),
+      ship_to: londonAddress,
+      route: ukRoute,
+      customs: { ...ukCustomsWithItn, contents_type: 'gift' },
+    });
     expect(res.ok).toBe(true);
     const customs = api.fake.lastBody('ship').requestedShipment.customsClearanceDetail;
     expect(customs.dutiesPayment).toEqual({ paymentType: 'RECIPIENT' });
@@ -443,9 +576,18 @@ describe('FedEx driver against the fake FedEx', () => {
   });
 
   it('a return label asks for RETURN_SHIPMENT with PRINT_RETURN_LABEL; an outbound one asks for no special service', async () => {
-    const res = await driver().purchase(ctx(), { ...purchase('PDF', 'fedex_ground'), ship_from: { ...to, phone: '+1 404 555 0199' }, ship_to: from, residential: false, is_return: true });
+    const res = await driver().purchase(ctx(), {
+      ...purchase('PDF', 'fedex_ground'),
+      ship_from: { ...to, phone: '+1 404 555 0199' },
+      ship_to: from,
+      residential: false,
+      is_return: true,
+    });
     expect(res.ok).toBe(true);
-    expect(api.fake.lastBody('ship').requestedShipment.shipmentSpecialServices).toEqual({ specialServiceTypes: ['RETURN_SHIPMENT'], returnShipmentDetail: { returnType: 'PRINT_RETURN_LABEL' } });
+    expect(api.fake.lastBody('ship').requestedShipment.shipmentSpecialServices).toEqual({
+      specialServiceTypes: ['RETURN_SHIPMENT'],
+      returnShipmentDetail: { returnType: 'PRINT_RETURN_LABEL' },
+    });
     expectCleanExchange();
     api.fake.reset();
     await driver().purchase(ctx(), purchase());
@@ -464,10 +606,13 @@ describe('FedEx driver against the fake FedEx', () => {
       const ground = await driver().purchase(c, purchase('PDF', 'fedex_ground'));
       const express = await driver().purchase(c, purchase('PDF', 'fedex_2day'));
       if (!ground.ok || !express.ok) throw new Error('purchase failed');
-      const res = await driver().manifest!(c, manifestOf([
-        { tracking_number: ground.value.tracking_number, service_code: 'fedex_ground' },
-        { tracking_number: express.value.tracking_number, service_code: 'fedex_2day' },
-      ]));
+      const res = await driver().manifest!(
+        c,
+        manifestOf([
+          { tracking_number: ground.value.tracking_number, service_code: 'fedex_ground' },
+          { tracking_number: express.value.tracking_number, service_code: 'fedex_2day' },
+        ]),
+      );
       expect(res.ok).toBe(true);
       if (!res.ok) return;
       const sent = api.fake.requests.find((r) => r.operation === 'close')!;
@@ -485,7 +630,9 @@ describe('FedEx driver against the fake FedEx', () => {
       const report = Buffer.from(fedexFixture('close').output.closeDocuments[0].parts[0].image, 'base64');
       expect(res.value.carrier_manifest_id).toMatch(/^[0-9a-f]{32}$/);
       expect(res.value.document).toEqual({ type: 'close_report', artifact: { format: 'PDF', mime: 'application/pdf', bytes: report } });
-      expect(res.value.rejected).toEqual([{ tracking_number: express.value.tracking_number, message: expect.stringContaining('Not a FedEx Ground shipment'), carrier_code: 'not_ground' }]);
+      expect(res.value.rejected).toEqual([
+        { tracking_number: express.value.tracking_number, message: expect.stringContaining('Not a FedEx Ground shipment'), carrier_code: 'not_ground' },
+      ]);
       expectCleanExchange();
       // The fake's check is not a rubber stamp: an unknown close type or document type is refused.
       if (api.specs) {
@@ -529,7 +676,13 @@ describe('FedEx driver against the fake FedEx', () => {
     expect(api.fake.lastBody('track')).toEqual({ includeDetailedScans: true, trackingInfo: [{ trackingNumberInfo: { trackingNumber: '794953535000' } }] });
     expect(res.ok).toBe(true);
     if (!res.ok) return;
-    expect(res.value).toMatchObject({ status: 'delivered', status_detail: 'delivered', delivered_at: '2026-03-05T19:23:00.000Z', estimated_delivery_date: '2026-03-05', carrier_status_code: 'DL' });
+    expect(res.value).toMatchObject({
+      status: 'delivered',
+      status_detail: 'delivered',
+      delivered_at: '2026-03-05T19:23:00.000Z',
+      estimated_delivery_date: '2026-03-05',
+      carrier_status_code: 'DL',
+    });
     expect(res.value.events.map((e) => [e.status, e.carrier_status_type, e.carrier_status_code])).toEqual([
       ['pre_transit', 'IN', 'OC'],
       ['unknown', 'RP', 'RP'],
@@ -539,7 +692,12 @@ describe('FedEx driver against the fake FedEx', () => {
       ['out_for_delivery', 'OD', 'OD'],
       ['delivered', 'DL', 'DL'],
     ]);
-    expect(res.value.events[2]).toMatchObject({ occurred_at: '2026-03-02T22:30:00.000Z', milestone: 'picked_up', description: 'Picked up', location: { city: 'TIMONIUM', state: 'MD', postal_code: '21093', country: 'US' } });
+    expect(res.value.events[2]).toMatchObject({
+      occurred_at: '2026-03-02T22:30:00.000Z',
+      milestone: 'picked_up',
+      description: 'Picked up',
+      location: { city: 'TIMONIUM', state: 'MD', postal_code: '21093', country: 'US' },
+    });
     expectCleanExchange();
   });
 
@@ -552,8 +710,15 @@ describe('FedEx driver against the fake FedEx', () => {
   it('resolves an address: corrected and residential, or invalid when FedEx cannot standardise it', async () => {
     const input = { street1: '26601 west agoura road', city: 'Calabasas', state: 'CA', postal_code: '91302', country: 'US' };
     const res = await driver().validateAddress(ctx(), input);
-    expect(api.fake.lastBody('address')).toEqual({ addressesToValidate: [{ address: { streetLines: ['26601 west agoura road'], city: 'Calabasas', stateOrProvinceCode: 'CA', postalCode: '91302', countryCode: 'US' } }] });
-    expect(res).toMatchObject({ ok: true, value: { status: 'corrected', residential: 'yes', normalized: { street1: '26601 W AGOURA RD', city: 'CALABASAS', postal_code: '91302-1954' } } });
+    expect(api.fake.lastBody('address')).toEqual({
+      addressesToValidate: [
+        { address: { streetLines: ['26601 west agoura road'], city: 'Calabasas', stateOrProvinceCode: 'CA', postalCode: '91302', countryCode: 'US' } },
+      ],
+    });
+    expect(res).toMatchObject({
+      ok: true,
+      value: { status: 'corrected', residential: 'yes', normalized: { street1: '26601 W AGOURA RD', city: 'CALABASAS', postal_code: '91302-1954' } },
+    });
     api.fake.queue('address', { status: 400, body: fedexFixture('error-address-not-found') });
     const none = await driver().validateAddress(ctx(), input);
     expect(none).toMatchObject({ ok: true, value: { status: 'invalid', normalized: null } });
@@ -581,12 +746,25 @@ describe('FedEx driver against the fake FedEx', () => {
       totalWeight: { units: 'LB', value: 7.5 },
       countryRelationships: 'DOMESTIC',
       remarks: 'Dock door 4',
-      originDetail: { readyDateTimestamp: '2026-03-03T09:00:00Z', customerCloseTime: '17:00:00', pickupLocation: { address: { streetLines: ['12 Main St'], postalCode: '21093' } } },
+      originDetail: {
+        readyDateTimestamp: '2026-03-03T09:00:00Z',
+        customerCloseTime: '17:00:00',
+        pickupLocation: { address: { streetLines: ['12 Main St'], postalCode: '21093' } },
+      },
     });
     const cancel = await driver().cancelPickup(c, { confirmation: 'NQAA97~2026-03-03~FDXG~TIMA' });
     expect(cancel).toEqual({ ok: true, value: { cancelled: true } });
-    expect(api.fake.lastBody('pickup_cancel')).toEqual({ associatedAccountNumber: { value: '740561073' }, pickupConfirmationCode: 'NQAA97', scheduledDate: '2026-03-03', carrierCode: 'FDXG', location: 'TIMA' });
-    const mixed = await driver().schedulePickup(c, { ...request, pieces: [...request.pieces, { service_code: 'fedex_2day', quantity: 1, destination_country: 'US' }] });
+    expect(api.fake.lastBody('pickup_cancel')).toEqual({
+      associatedAccountNumber: { value: '740561073' },
+      pickupConfirmationCode: 'NQAA97',
+      scheduledDate: '2026-03-03',
+      carrierCode: 'FDXG',
+      location: 'TIMA',
+    });
+    const mixed = await driver().schedulePickup(c, {
+      ...request,
+      pieces: [...request.pieces, { service_code: 'fedex_2day', quantity: 1, destination_country: 'US' }],
+    });
     expect(mixed).toMatchObject({ ok: false, kind: 'rejected', messages: [{ field: 'pieces' }] });
     expect(await driver().cancelPickup(c, { confirmation: 'NQAA97' })).toMatchObject({ ok: false, kind: 'rejected', messages: [{ field: 'confirmation' }] });
     expect(api.fake.count('pickup') + api.fake.count('pickup_cancel')).toBe(2);

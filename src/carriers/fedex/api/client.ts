@@ -35,7 +35,16 @@ import {
 } from './pickups.js';
 import { fedexPackaging } from './packaging.js';
 import { buildRateRequest, parcelsOf, parseRateResponse, RATE_PATH } from './rates.js';
-import { buildCancelRequest, buildShipRequest, CANCEL_PATH, isGroundService, parseCancelResponse, parseShipResponse, SHIP_PATH, shipPhones } from './shipments.js';
+import {
+  buildCancelRequest,
+  buildShipRequest,
+  CANCEL_PATH,
+  isGroundService,
+  parseCancelResponse,
+  parseShipResponse,
+  SHIP_PATH,
+  shipPhones,
+} from './shipments.js';
 import { buildTrackRequest, parseTrackResponse, TRACK_PATH } from './tracking.js';
 import { fedexServiceType, fedexLabelImage } from './units.js';
 
@@ -76,7 +85,9 @@ export class FedexApiDriver implements CarrierApiDriver {
   private async fetchToken(ctx: ApiCallContext) {
     const creds = readFedexCredentials(ctx.account.credentials);
     if (!creds) {
-      throw new CredentialsRefused(NAME, [{ code: 'carrier_account_invalid', carrier_code: 'missing_credentials', message: 'api_key and secret_key are required' }]);
+      throw new CredentialsRefused(NAME, [
+        { code: 'carrier_account_invalid', carrier_code: 'missing_credentials', message: 'api_key and secret_key are required' },
+      ]);
     }
     const res = await this.http.request({
       carrier: SLUG,
@@ -92,7 +103,10 @@ export class FedexApiDriver implements CarrierApiDriver {
     if (res.status >= 400) {
       // 400/401/403 from the token endpoint: the keys are refused.
       const errors = parseFedexErrors(res.status, errorBody(res));
-      throw new CredentialsRefused(NAME, errors.messages.map((m) => ({ ...m, code: 'carrier_account_invalid' })));
+      throw new CredentialsRefused(
+        NAME,
+        errors.messages.map((m) => ({ ...m, code: 'carrier_account_invalid' })),
+      );
     }
     const token = parseTokenResponse(parseJson(SLUG, res, true));
     if (!token) throw malformed('token', res, true);
@@ -123,7 +137,15 @@ export class FedexApiDriver implements CarrierApiDriver {
     parse: (body: unknown, res: CarrierHttpResponse) => DriverResult<T>,
     onRejected?: (messages: CarrierMessage[]) => DriverResult<T> | null,
   ): Promise<DriverResult<T>> {
-    return sortAnswer(() => this.send(ctx, call), { slug: SLUG, carrierName: NAME, operation: call.operation, idempotent: call.idempotent, parse, readErrors: parseFedexErrors, onRejected });
+    return sortAnswer(() => this.send(ctx, call), {
+      slug: SLUG,
+      carrierName: NAME,
+      operation: call.operation,
+      idempotent: call.idempotent,
+      parse,
+      readErrors: parseFedexErrors,
+      onRejected,
+    });
   }
 
   /** Rates, ship, cancel and pickup all name the FedEx account: without one nothing is sent. */
@@ -132,7 +154,14 @@ export class FedexApiDriver implements CarrierApiDriver {
   }
 
   private missingAccountNumber<T>(): DriverResult<T> {
-    return refused([{ code: 'carrier_account_invalid', carrier_code: 'missing_account_number', message: 'The account has no FedEx account number (account_number)', field: 'account_number' }]);
+    return refused([
+      {
+        code: 'carrier_account_invalid',
+        carrier_code: 'missing_account_number',
+        message: 'The account has no FedEx account number (account_number)',
+        field: 'account_number',
+      },
+    ]);
   }
 
   async rates(ctx: ApiCallContext, request: ApiRateRequest) {
@@ -142,11 +171,15 @@ export class FedexApiDriver implements CarrierApiDriver {
     const only = request.service_codes?.length === 1 ? fedexServiceType(request.service_codes[0]) : null;
     const packaging = fedexPackaging(parcelsOf(request), only ? isGroundService(only) : undefined);
     if (!packaging.ok) return rejected<never>([{ code: 'carrier_rejected', carrier_code: 'mixed_packaging', message: packaging.message, field: 'parcels' }]);
-    return this.run(ctx, { operation: 'rates', method: 'POST', path: RATE_PATH, json: buildRateRequest(request, account, packaging), idempotent: true }, (body, res) => {
-      const parsed = parseRateResponse(body, request.ship_date, request.service_codes, request.options);
-      if (!parsed) throw malformed('rates', res, true);
-      return { ok: true, value: parsed };
-    });
+    return this.run(
+      ctx,
+      { operation: 'rates', method: 'POST', path: RATE_PATH, json: buildRateRequest(request, account, packaging), idempotent: true },
+      (body, res) => {
+        const parsed = parseRateResponse(body, request.ship_date, request.service_codes, request.options);
+        if (!parsed) throw malformed('rates', res, true);
+        return { ok: true, value: parsed };
+      },
+    );
   }
 
   async purchase(ctx: ApiCallContext, request: ApiPurchaseRequest) {
@@ -154,11 +187,15 @@ export class FedexApiDriver implements CarrierApiDriver {
     if (!account) return this.missingAccountNumber<never>();
     const serviceType = fedexServiceType(request.service_code);
     if (!serviceType) {
-      return rejected<never>([{ code: 'carrier_rejected', carrier_code: 'unknown_service', message: `FedEx has no service ${request.service_code}`, field: 'service_code' }]);
+      return rejected<never>([
+        { code: 'carrier_rejected', carrier_code: 'unknown_service', message: `FedEx has no service ${request.service_code}`, field: 'service_code' },
+      ]);
     }
     const phones = shipPhones(request);
     if (!phones) {
-      return rejected<never>([{ code: 'carrier_rejected', carrier_code: 'missing_phone', message: 'FedEx requires a phone number for the shipper', field: 'ship_from.phone' }]);
+      return rejected<never>([
+        { code: 'carrier_rejected', carrier_code: 'missing_phone', message: 'FedEx requires a phone number for the shipper', field: 'ship_from.phone' },
+      ]);
     }
     const packaging = fedexPackaging(parcelsOf(request), isGroundService(serviceType));
     if (!packaging.ok) return rejected<never>([{ code: 'carrier_rejected', carrier_code: 'mixed_packaging', message: packaging.message, field: 'parcels' }]);
@@ -229,7 +266,14 @@ export class FedexApiDriver implements CarrierApiDriver {
     if (!account) return this.missingAccountNumber<never>();
     const { ground, rejected: notGround } = splitForClose(request);
     if (ground.length === 0) {
-      return rejected<never>([{ code: 'carrier_rejected', carrier_code: 'no_ground_shipments', message: 'FedEx closes FedEx Ground shipments only; none was given', field: 'shipments' }]);
+      return rejected<never>([
+        {
+          code: 'carrier_rejected',
+          carrier_code: 'no_ground_shipments',
+          message: 'FedEx closes FedEx Ground shipments only; none was given',
+          field: 'shipments',
+        },
+      ]);
     }
     return this.run(
       ctx,
@@ -246,7 +290,8 @@ export class FedexApiDriver implements CarrierApiDriver {
     const account = this.accountNumber(ctx);
     if (!account) return this.missingAccountNumber<never>();
     const carrier = pickupCarrier(request);
-    if ('problem' in carrier) return rejected<never>([{ code: 'carrier_rejected', carrier_code: 'pickup_services', message: carrier.problem, field: 'pieces' }]);
+    if ('problem' in carrier)
+      return rejected<never>([{ code: 'carrier_rejected', carrier_code: 'pickup_services', message: carrier.problem, field: 'pieces' }]);
     return this.run(
       ctx,
       // Booking twice would book two pickups: not retried.
@@ -264,7 +309,14 @@ export class FedexApiDriver implements CarrierApiDriver {
     if (!account) return this.missingAccountNumber<never>();
     const confirmation = parseConfirmation(request.confirmation);
     if (!confirmation) {
-      return rejected<never>([{ code: 'carrier_rejected', carrier_code: 'unknown_confirmation', message: 'Not a FedEx pickup confirmation issued by this driver (code~date~carrier)', field: 'confirmation' }]);
+      return rejected<never>([
+        {
+          code: 'carrier_rejected',
+          carrier_code: 'unknown_confirmation',
+          message: 'Not a FedEx pickup confirmation issued by this driver (code~date~carrier)',
+          field: 'confirmation',
+        },
+      ]);
     }
     return this.run(
       ctx,

@@ -17,7 +17,13 @@ describe('FedEx close and customs parsers', () => {
     const output = {
       closeDocuments: [
         { type: 'MANIFEST', parts: [{ documentPartSequenceNumber: 1, image: b64('%PDF-1.4 manifest') }] },
-        { type: 'OP_950', parts: [{ documentPartSequenceNumber: 2, image: b64('%PDF-1.4 second') }, { documentPartSequenceNumber: 1, image: b64('%PDF-1.4 first') }] },
+        {
+          type: 'OP_950',
+          parts: [
+            { documentPartSequenceNumber: 2, image: b64('%PDF-1.4 second') },
+            { documentPartSequenceNumber: 1, image: b64('%PDF-1.4 first') },
+          ],
+        },
       ],
     };
     expect(closeReport(output)?.artifact.bytes.toString()).toBe('%PDF-1.4 first');

@@ -10,8 +10,7 @@ import { asList, clip, LABEL_MIME, obj, str, type Json } from '../../http/json-r
 import type { CustomsDeclaration, CustomsItem } from '../../types.js';
 import { FEDEX_DUTIES_PAYERS, FEDEX_SHIPMENT_PURPOSES, FEDEX_TERMS_OF_SALE } from './units.js';
 
-const DECLARATION =
-  'I hereby certify that the information on this invoice is true and correct and the contents and value of this shipment is as stated above.';
+const DECLARATION = 'I hereby certify that the information on this invoice is true and correct and the contents and value of this shipment is as stated above.';
 
 /** Minor units → FedEx's decimal amount (a number). */
 function amount(minor: number): number {
@@ -79,9 +78,7 @@ export function buildCustomsClearanceDetail(req: ApiPurchaseRequest, customs: Cu
   if (customs.contents_type === 'other' && customs.contents_explanation) invoice.specialInstructions = customs.contents_explanation.slice(0, 100);
   const detail: Json = {
     dutiesPayment:
-      payer === 'SENDER'
-        ? { paymentType: 'SENDER', payor: { responsibleParty: { accountNumber: { value: accountNumber } } } }
-        : { paymentType: 'RECIPIENT' },
+      payer === 'SENDER' ? { paymentType: 'SENDER', payor: { responsibleParty: { accountNumber: { value: accountNumber } } } } : { paymentType: 'RECIPIENT' },
     isDocumentOnly: customs.contents_type === 'documents',
     commercialInvoice: invoice,
     commodities: customs.items.map((i) => commodity(i, currency)),
@@ -117,6 +114,11 @@ export function parseShipmentDocuments(shipment: Json): ApiCarrierDocument[] {
       if (!encoded || contentType === 'LABEL') return [];
       const docType = (str(d.docType) ?? 'PDF').toUpperCase();
       const format = docType === 'PNG' ? 'PNG' : docType === 'ZPL' || docType === 'ZPLII' ? 'ZPL' : 'PDF';
-      return [{ type: DOCUMENT_TYPES[contentType] ?? contentType.toLowerCase(), artifact: { format, mime: LABEL_MIME[format], bytes: Buffer.from(encoded, 'base64') } }];
+      return [
+        {
+          type: DOCUMENT_TYPES[contentType] ?? contentType.toLowerCase(),
+          artifact: { format, mime: LABEL_MIME[format], bytes: Buffer.from(encoded, 'base64') },
+        },
+      ];
     });
 }

@@ -62,7 +62,11 @@ export function parseFedexErrors(status: number, body: unknown): FedexErrors {
     return m;
   });
   if (messages.length === 0) {
-    messages.push({ code, carrier_code: String(status), message: credentialsRefused ? 'FedEx refused the credentials' : `FedEx refused the request (${status})` });
+    messages.push({
+      code,
+      carrier_code: String(status),
+      message: credentialsRefused ? 'FedEx refused the credentials' : `FedEx refused the request (${status})`,
+    });
   }
   return { messages, credentialsRefused };
 }

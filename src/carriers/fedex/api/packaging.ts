@@ -12,9 +12,7 @@ import { fedexPackages } from '../packages.js';
 
 export const ONE_RATE = 'FEDEX_ONE_RATE';
 
-export type FedexPackaging =
-  | { ok: true; packagingType: string; oneRate: boolean }
-  | { ok: false; message: string };
+export type FedexPackaging = { ok: true; packagingType: string; oneRate: boolean } | { ok: false; message: string };
 
 /** `ground`: the service asked for is a Ground one (ship); undefined: every service at once (rates). */
 export function fedexPackaging(parcels: readonly Parcel[], ground?: boolean): FedexPackaging {

@@ -24,7 +24,13 @@ describe('FedEx units', () => {
   });
 
   it('reads transit words and maps statuses by derived code first, unmapped → unknown', () => {
-    expect([transitDays('ONE_DAY'), transitDays('THREE_DAYS'), transitDays('TWENTY_DAYS'), transitDays('UNKNOWN'), transitDays('SMARTPOST_TRANSIT_DAYS')]).toEqual([1, 3, 20, null, null]);
+    expect([
+      transitDays('ONE_DAY'),
+      transitDays('THREE_DAYS'),
+      transitDays('TWENTY_DAYS'),
+      transitDays('UNKNOWN'),
+      transitDays('SMARTPOST_TRANSIT_DAYS'),
+    ]).toEqual([1, 3, 20, null, null]);
     expect(mapFedexStatus('IT', 'DP')).toMatchObject({ status: 'in_transit', detail: 'in_transit' });
     expect(mapFedexStatus(null, 'OD').status).toBe('out_for_delivery');
     expect(mapFedexStatus('HL', null).status).toBe('available_for_pickup');
@@ -49,11 +55,21 @@ describe('FedEx units', () => {
 describe('FedEx parsers on the shapes FedEx sends', () => {
   it('tells refused credentials from refused requests and points codes at our fields', () => {
     expect(parseFedexErrors(401, null)).toMatchObject({ credentialsRefused: true, messages: [{ code: 'carrier_account_invalid', carrier_code: '401' }] });
-    expect(parseFedexErrors(400, { errors: [{ code: 'ACCOUNTNUMBER.REGISTRATION.REQUIRED', message: 'Please enter a valid 9-digit FedEx account number' }] })).toMatchObject({
+    expect(
+      parseFedexErrors(400, { errors: [{ code: 'ACCOUNTNUMBER.REGISTRATION.REQUIRED', message: 'Please enter a valid 9-digit FedEx account number' }] }),
+    ).toMatchObject({
       credentialsRefused: true,
       messages: [{ field: 'account_number' }],
     });
-    expect(parseFedexErrors(400, { transactionId: 't', errors: [{ code: 'SHIPPER.POSTALSTATE.MISMATCH', message: 'bad zip' }, { code: 'SERVICE.UNAVAILABLE.ERROR', message: 'down' }] })).toEqual({
+    expect(
+      parseFedexErrors(400, {
+        transactionId: 't',
+        errors: [
+          { code: 'SHIPPER.POSTALSTATE.MISMATCH', message: 'bad zip' },
+          { code: 'SERVICE.UNAVAILABLE.ERROR', message: 'down' },
+        ],
+      }),
+    ).toEqual({
       credentialsRefused: false,
       messages: [
         { code: 'carrier_rejected', carrier_code: 'SHIPPER.POSTALSTATE.MISMATCH', message: 'bad zip', field: 'ship_from.postal_code' },
@@ -82,7 +98,14 @@ describe('FedEx parsers on the shapes FedEx sends', () => {
       '2026-03-02',
     );
     expect(res?.rates).toHaveLength(1);
-    expect(res?.rates[0]).toMatchObject({ service_code: 'fedex_express_saver', price: { amount: 2050 }, list_price: { amount: 2050 }, negotiated: true, transit_known: false, business_days: 0 });
+    expect(res?.rates[0]).toMatchObject({
+      service_code: 'fedex_express_saver',
+      price: { amount: 2050 },
+      list_price: { amount: 2050 },
+      negotiated: true,
+      transit_known: false,
+      business_days: 0,
+    });
   });
 
   it('counts weekdays from the ship date to a commit date over a weekend', () => {
@@ -94,11 +117,29 @@ describe('FedEx parsers on the shapes FedEx sends', () => {
   it('refuses a ship answer whose piece has no label', () => {
     const req = { label_image: 'PDF', ship_date: '2026-03-02' } as Parameters<typeof parseShipResponse>[1];
     const ok = parseShipResponse(
-      { output: { transactionShipments: [{ pieceResponses: [{ trackingNumber: '794953535000', packageDocuments: [{ contentType: 'LABEL', docType: 'PDF', encodedLabel: Buffer.from('%PDF').toString('base64') }] }] }] } },
+      {
+        output: {
+          transactionShipments: [
+            {
+              pieceResponses: [
+                {
+                  trackingNumber: '794953535000',
+                  packageDocuments: [{ contentType: 'LABEL', docType: 'PDF', encodedLabel: Buffer.from('%PDF').toString('base64') }],
+                },
+              ],
+            },
+          ],
+        },
+      },
       req,
       'FEDEX_GROUND',
     );
-    expect(ok).toMatchObject({ tracking_number: '794953535000', carrier_shipment_id: '794953535000', rate: null, label: { format: 'PDF', mime: 'application/pdf', bytes: Buffer.from('%PDF') } });
+    expect(ok).toMatchObject({
+      tracking_number: '794953535000',
+      carrier_shipment_id: '794953535000',
+      rate: null,
+      label: { format: 'PDF', mime: 'application/pdf', bytes: Buffer.from('%PDF') },
+    });
     expect(parseShipResponse({ output: { transactionShipments: [{ pieceResponses: [{ trackingNumber: '794953535000' }] }] } }, req, 'FEDEX_GROUND')).toBeNull();
   });
 
@@ -124,7 +165,13 @@ describe('FedEx parsers on the shapes FedEx sends', () => {
 
   it('reads address attributes given as strings: not resolved → invalid, no delivery point → unverified', () => {
     const original = { street1: '1 Nowhere Ln', city: 'Memphis', state: 'TN', postal_code: '38017', country: 'US' };
-    const at = (attributes: Record<string, unknown>) => ({ output: { resolvedAddresses: [{ streetLinesToken: ['1 NOWHERE LN'], city: 'MEMPHIS', stateOrProvinceCode: 'TN', countryCode: 'US', classification: 'UNKNOWN', attributes }] } });
+    const at = (attributes: Record<string, unknown>) => ({
+      output: {
+        resolvedAddresses: [
+          { streetLinesToken: ['1 NOWHERE LN'], city: 'MEMPHIS', stateOrProvinceCode: 'TN', countryCode: 'US', classification: 'UNKNOWN', attributes },
+        ],
+      },
+    });
     expect(parseResolveResponse(at({ Resolved: 'false' }), original)).toMatchObject({ status: 'invalid', normalized: null });
     expect(parseResolveResponse(at({ Resolved: 'true', DPV: 'false' }), original)).toMatchObject({ status: 'unverified', residential: 'unknown' });
     expect(parseResolveResponse(at({ Resolved: 'true', DPV: 'true', Matched: 'true' }), original)).toMatchObject({ status: 'verified', messages: [] });
@@ -134,8 +181,18 @@ describe('FedEx parsers on the shapes FedEx sends', () => {
   });
 
   it('round-trips the pickup confirmation it hands out', () => {
-    expect(parseConfirmation(confirmationOf('NQAA97', '2026-03-03', 'FDXE', 'TIMA'))).toEqual({ code: 'NQAA97', date: '2026-03-03', carrier: 'FDXE', location: 'TIMA' });
-    expect(parseConfirmation(confirmationOf('3001', '2026-03-03', 'FDXG', null))).toEqual({ code: '3001', date: '2026-03-03', carrier: 'FDXG', location: null });
+    expect(parseConfirmation(confirmationOf('NQAA97', '2026-03-03', 'FDXE', 'TIMA'))).toEqual({
+      code: 'NQAA97',
+      date: '2026-03-03',
+      carrier: 'FDXE',
+      location: 'TIMA',
+    });
+    expect(parseConfirmation(confirmationOf('3001', '2026-03-03', 'FDXG', null))).toEqual({
+      code: '3001',
+      date: '2026-03-03',
+      carrier: 'FDXG',
+      location: null,
+    });
     expect(parseConfirmation('3001~yesterday~FDXG')).toBeNull();
   });
 });

@@ -37,7 +37,12 @@ export function buildRateRequest(req: ApiRateRequest, accountNumber: string, pac
     packagingType,
     totalPackageCount: parcels.length,
     totalWeight: totalPounds(parcels),
-    requestedPackageLineItems: parcels.map((p) => ({ groupPackageCount: 1, weight: packageWeight(p), dimensions: packageDimensions(p), ...packageOptionFields(req.options, 'rates') })),
+    requestedPackageLineItems: parcels.map((p) => ({
+      groupPackageCount: 1,
+      weight: packageWeight(p),
+      dimensions: packageDimensions(p),
+      ...packageOptionFields(req.options, 'rates'),
+    })),
   };
   // Asked for at the shipment level, so the quote prices it.
   // FedEx packaging is priced by One Rate (packaging.ts).
@@ -56,9 +61,7 @@ export function buildRateRequest(req: ApiRateRequest, accountNumber: string, pac
 function surchargesOf(detail: Json, currency: string, options?: ShipmentOptions): { surcharges: Surcharge[]; other: CarrierCharge[] } {
   const shipmentLevel = asList(obj(detail.shipmentRateDetail).surCharges).map(obj);
   // Shipment-level surcharges are the packages' summed; read the packages only when it has none.
-  const charges = shipmentLevel.length
-    ? shipmentLevel
-    : asList(detail.ratedPackages).flatMap((p) => asList(obj(obj(p).packageRateDetail).surcharges).map(obj));
+  const charges = shipmentLevel.length ? shipmentLevel : asList(detail.ratedPackages).flatMap((p) => asList(obj(obj(p).packageRateDetail).surcharges).map(obj));
   const byCode = new Map<string, Surcharge>();
   const other: CarrierCharge[] = [];
   for (const c of charges) {

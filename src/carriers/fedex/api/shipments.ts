@@ -103,7 +103,14 @@ function rateOf(shipment: Json, serviceType: string, shipDate: string, options?:
       rateType: /ACCOUNT/.test(type) ? 'ACCOUNT' : /LIST/.test(type) ? 'LIST' : type,
       totalNetCharge: d.totalNetCharge ?? d.totalNetFedExCharge,
       currency: d.currency,
-      shipmentRateDetail: { surCharges: d.surcharges, totalBillingWeight: d.totalBillingWeight, totalDimWeight: d.totalDimWeight, dimDivisor: d.dimDivisor, rateZone: d.rateZone, currency: d.currency },
+      shipmentRateDetail: {
+        surCharges: d.surcharges,
+        totalBillingWeight: d.totalBillingWeight,
+        totalDimWeight: d.totalDimWeight,
+        dimDivisor: d.dimDivisor,
+        rateZone: d.rateZone,
+        currency: d.currency,
+      },
     };
   });
   return parseRateReplyDetail({ serviceType, serviceName: shipment.serviceName, ratedShipmentDetails }, shipDate, options);

@@ -55,7 +55,14 @@ export function parseTrackResponse(body: unknown): TrackParse {
     const code = str(error.code) ?? 'TRACKING.DATA.NOTFOUND';
     return {
       ok: false,
-      messages: [{ code: 'carrier_rejected', carrier_code: code, message: str(error.message) ?? 'FedEx has no tracking for this number', field: fieldOf(code) ?? 'tracking_number' }],
+      messages: [
+        {
+          code: 'carrier_rejected',
+          carrier_code: code,
+          message: str(error.message) ?? 'FedEx has no tracking for this number',
+          field: fieldOf(code) ?? 'tracking_number',
+        },
+      ],
     };
   }
   const events = asList(result.scanEvents)
@@ -82,7 +89,8 @@ export function parseTrackResponse(body: unknown): TrackParse {
       status: mapped.status,
       status_detail: mapped.detail,
       events,
-      estimated_delivery_date: isoDay(window.ends) ?? isoDay(window.begins) ?? isoDay(dateOf('ESTIMATED_DELIVERY')) ?? isoDay(obj(obj(result.standardTransitTimeWindow).window).ends),
+      estimated_delivery_date:
+        isoDay(window.ends) ?? isoDay(window.begins) ?? isoDay(dateOf('ESTIMATED_DELIVERY')) ?? isoDay(obj(obj(result.standardTransitTimeWindow).window).ends),
       delivered_at: mapped.status === 'delivered' ? (deliveredEvent?.occurred_at ?? instant(dateOf('ACTUAL_DELIVERY'))) : null,
       carrier_status_code: str(latest.code) ?? str(latest.derivedCode) ?? last?.carrier_status_code ?? null,
     },

@@ -59,7 +59,28 @@ export const FEDEX_SURCHARGES: Readonly<Record<string, SurchargeCode>> = {
   DELIVERY_AREA: 'remote_area',
 };
 
-const TRANSIT_WORDS = ['ONE', 'TWO', 'THREE', 'FOUR', 'FIVE', 'SIX', 'SEVEN', 'EIGHT', 'NINE', 'TEN', 'ELEVEN', 'TWELVE', 'THIRTEEN', 'FOURTEEN', 'FIFTEEN', 'SIXTEEN', 'SEVENTEEN', 'EIGHTEEN', 'NINETEEN', 'TWENTY'];
+const TRANSIT_WORDS = [
+  'ONE',
+  'TWO',
+  'THREE',
+  'FOUR',
+  'FIVE',
+  'SIX',
+  'SEVEN',
+  'EIGHT',
+  'NINE',
+  'TEN',
+  'ELEVEN',
+  'TWELVE',
+  'THIRTEEN',
+  'FOURTEEN',
+  'FIFTEEN',
+  'SIXTEEN',
+  'SEVENTEEN',
+  'EIGHTEEN',
+  'NINETEEN',
+  'TWENTY',
+];
 
 /** `THREE_DAYS` → 3 (Commit.daysInTransit's enum); `UNKNOWN`, `SMARTPOST_TRANSIT_DAYS` → null. */
 export function transitDays(value: string | null | undefined): number | null {

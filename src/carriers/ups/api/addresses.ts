@@ -58,7 +58,13 @@ export function parseAddressValidationResponse(body: unknown, original: Address)
   const candidates = asList(r.Candidate).map(obj);
   const addresses = candidates.map((c) => fromCandidate(c, original));
   if ('NoCandidatesIndicator' in r || candidates.length === 0) {
-    return { status: 'invalid', residential: 'unknown', normalized: null, candidates: [], messages: [{ code: 'address_not_found', message: 'UPS found no matching address' }] };
+    return {
+      status: 'invalid',
+      residential: 'unknown',
+      normalized: null,
+      candidates: [],
+      messages: [{ code: 'address_not_found', message: 'UPS found no matching address' }],
+    };
   }
   const best = addresses[0];
   if ('AmbiguousAddressIndicator' in r && !('ValidAddressIndicator' in r)) {
@@ -73,7 +79,8 @@ export function parseAddressValidationResponse(body: unknown, original: Address)
   const changed = (['street1', 'street2', 'city', 'state', 'postal_code'] as const).filter((f) => norm(best[f]) !== norm(original[f]));
   return {
     status: changed.length ? 'corrected' : 'verified',
-    residential: residentialOf(candidates[0]) !== 'unknown' ? residentialOf(candidates[0]) : residentialOf(obj({ AddressClassification: r.AddressClassification })),
+    residential:
+      residentialOf(candidates[0]) !== 'unknown' ? residentialOf(candidates[0]) : residentialOf(obj({ AddressClassification: r.AddressClassification })),
     normalized: best,
     candidates: addresses,
     messages: changed.map((field) => ({ code: 'address_corrected', field, message: `UPS corrected ${field}` })),

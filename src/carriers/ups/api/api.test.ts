@@ -63,7 +63,12 @@ describe('UPS published description', () => {
   it.runIf(loadUpsSpecsAvailable())('the validator is not a rubber stamp: it refuses a request UPS would refuse', () => {
     const s = api.specs!;
     const url = new URL('http://x/api/rating/v2409/Shop');
-    const bad = s.checkRequest('POST', url, { 'content-type': 'application/json' }, JSON.stringify({ RateRequest: { Request: {}, Shipment: { Shipper: {} } } }));
+    const bad = s.checkRequest(
+      'POST',
+      url,
+      { 'content-type': 'application/json' },
+      JSON.stringify({ RateRequest: { Request: {}, Shipment: { Shipper: {} } } }),
+    );
     expect(bad.op?.operationId).toBe('Rate');
     expect(bad.problems.join('\n')).toMatch(/RequestOption|ShipTo|Package/);
     const wrongVersion = s.checkRequest('POST', new URL('http://x/api/rating/v1/Shop'), { 'content-type': 'application/json' }, '{}');
@@ -71,7 +76,12 @@ describe('UPS published description', () => {
     // Customs too: InternationalForms without its required Product, and a TermsOfShipment past 3 characters.
     const shipUrl = new URL('http://x/api/shipments/v2409/ship');
     const forms = { FormType: ['01'], TermsOfShipment: 'DDU_', InvoiceNumber: 'x' };
-    const badForms = s.checkRequest('POST', shipUrl, { 'content-type': 'application/json' }, JSON.stringify({ ShipmentRequest: { Request: {}, Shipment: { ShipmentServiceOptions: { InternationalForms: forms } } } }));
+    const badForms = s.checkRequest(
+      'POST',
+      shipUrl,
+      { 'content-type': 'application/json' },
+      JSON.stringify({ ShipmentRequest: { Request: {}, Shipment: { ShipmentServiceOptions: { InternationalForms: forms } } } }),
+    );
     expect(badForms.problems.join('\n')).toMatch(/Product/);
     expect(badForms.problems.join('\n')).toMatch(/TermsOfShipment/);
   });
@@ -129,7 +139,11 @@ describe('UPS driver against the fake UPS', () => {
     const air = res.value.rates.find((r) => r.service_code === 'ups_2nd_day_air')!;
     expect(air).toMatchObject({ guaranteed: true, business_days: 2, price: { amount: 3510 } });
     // An unknown UPS service is kept, under its raw code.
-    expect(res.value.rates.find((r) => r.carrier_service_code === '13')).toMatchObject({ service_code: 'ups_code_13', service_name: 'UPS Next Day Air Saver', negotiated: false });
+    expect(res.value.rates.find((r) => r.carrier_service_code === '13')).toMatchObject({
+      service_code: 'ups_code_13',
+      service_name: 'UPS Next Day Air Saver',
+      negotiated: false,
+    });
     expect(res.value.rates.map((r) => r.price.amount)).toEqual([1642, 3510, 7687]);
     expectCleanExchange();
   });
@@ -158,7 +172,11 @@ describe('UPS driver against the fake UPS', () => {
   it('refused credentials: a distinct invalid_credentials outcome, for rates and for testCredentials', async () => {
     const bad = ctx({ credentials: { client_id: 'fake-client-id', client_secret: 'wrong' } });
     const res = await driver().rates(bad, rateRequest);
-    expect(res).toEqual({ ok: false, kind: 'invalid_credentials', messages: [{ code: 'carrier_account_invalid', carrier_code: '250002', message: 'Invalid Authentication Information.' }] });
+    expect(res).toEqual({
+      ok: false,
+      kind: 'invalid_credentials',
+      messages: [{ code: 'carrier_account_invalid', carrier_code: '250002', message: 'Invalid Authentication Information.' }],
+    });
     expect(api.fake.count('rates')).toBe(0);
     const test = await driver().testCredentials(bad);
     expect(test.ok).toBe(false);
@@ -202,14 +220,16 @@ describe('UPS driver against the fake UPS', () => {
 
   it('503 then 500: rates retry twice, then fail with a retryable transport error', async () => {
     api.fake.queue('rates', { status: 503, headers: { 'retry-after': '1' } }, { status: 500 }, { status: 503 });
-    const err = await driver().rates(ctx({}, 20_000), rateRequest).catch((e) => e);
+    const err = await driver()
+      .rates(ctx({}, 20_000), rateRequest)
+      .catch((e) => e);
     expect(err).toBeInstanceOf(CarrierTransportError);
     expect(err).toMatchObject({ slug: 'ups', kind: 'server_error', status: 503, retryable: true });
     expect(api.fake.count('rates')).toBe(3);
     expect(sleeps[0]).toBe(1000);
   });
 
-  it("an account failing 5 times in a row opens its breaker: the next call fails fast, other accounts still call", async () => {
+  it('an account failing 5 times in a row opens its breaker: the next call fails fast, other accounts still call', async () => {
     const c = ctx({}, 20_000);
     const d = driver();
     await d.testCredentials(c);
@@ -227,7 +247,9 @@ describe('UPS driver against the fake UPS', () => {
 
   it('500 on label purchase: never retried', async () => {
     api.fake.queue('ship', { status: 500 });
-    const err = await driver().purchase(ctx(), purchase()).catch((e) => e);
+    const err = await driver()
+      .purchase(ctx(), purchase())
+      .catch((e) => e);
     expect(err).toMatchObject({ kind: 'server_error', status: 500 });
     expect(api.fake.count('ship')).toBe(1);
     expect(sleeps).toEqual([]);
@@ -248,14 +270,28 @@ describe('UPS driver against the fake UPS', () => {
 
   it('a malformed body: a transport error, retryable for rates but not for a purchase', async () => {
     api.fake.queue('rates', { status: 200, raw: '<html><body>Service Temporarily Unavailable' });
-    const rates = await driver().rates(ctx(), rateRequest).catch((e) => e);
+    const rates = await driver()
+      .rates(ctx(), rateRequest)
+      .catch((e) => e);
     expect(rates).toMatchObject({ kind: 'malformed_response', retryable: true });
     api.fake.queue('ship', { status: 200, raw: '{"ShipmentResponse": {"Response": ' });
-    const buy = await driver().purchase(ctx(), purchase()).catch((e) => e);
+    const buy = await driver()
+      .purchase(ctx(), purchase())
+      .catch((e) => e);
     expect(buy).toMatchObject({ kind: 'malformed_response', retryable: false });
     // JSON but not a ShipmentResponse: also unusable, also not retryable.
-    api.fake.queue('ship', { status: 200, body: { ShipmentResponse: { Response: { ResponseStatus: { Code: '1', Description: 'Success' } }, ShipmentResults: { BillingWeight: { UnitOfMeasurement: { Code: 'LBS' }, Weight: '000003.0' } } } } });
-    const empty = await driver().purchase(ctx(), purchase()).catch((e) => e);
+    api.fake.queue('ship', {
+      status: 200,
+      body: {
+        ShipmentResponse: {
+          Response: { ResponseStatus: { Code: '1', Description: 'Success' } },
+          ShipmentResults: { BillingWeight: { UnitOfMeasurement: { Code: 'LBS' }, Weight: '000003.0' } },
+        },
+      },
+    });
+    const empty = await driver()
+      .purchase(ctx(), purchase())
+      .catch((e) => e);
     expect(empty).toMatchObject({ kind: 'malformed_response', retryable: false });
   });
 
@@ -265,14 +301,23 @@ describe('UPS driver against the fake UPS', () => {
     expect(rates).toEqual({
       ok: false,
       kind: 'rejected',
-      messages: [{ code: 'carrier_rejected', carrier_code: '111285', message: 'The postal code 99999 is invalid for GA United States.', field: 'ship_to.postal_code' }],
+      messages: [
+        { code: 'carrier_rejected', carrier_code: '111285', message: 'The postal code 99999 is invalid for GA United States.', field: 'ship_to.postal_code' },
+      ],
     });
     api.fake.queue('ship', { status: 400, body: upsFixture('error-service-unavailable') });
     const buy = await driver().purchase(ctx(), purchase());
     expect(buy).toEqual({
       ok: false,
       kind: 'rejected',
-      messages: [{ code: 'carrier_rejected', carrier_code: '111210', message: 'The requested service is unavailable between the selected locations.', field: 'service_code' }],
+      messages: [
+        {
+          code: 'carrier_rejected',
+          carrier_code: '111210',
+          message: 'The requested service is unavailable between the selected locations.',
+          field: 'service_code',
+        },
+      ],
     });
     expect(api.fake.count('rates') + api.fake.count('ship')).toBe(2); // a 400 is never retried
     expectCleanExchange();
@@ -356,7 +401,14 @@ describe('UPS driver against the fake UPS', () => {
       ReasonForExport: 'SALE',
       CurrencyCode: 'USD',
       Comments: 'NOEEI 30.37(a)',
-      Contacts: { SoldTo: { Name: 'Importer Ltd', AttentionName: 'Alex Importer', TaxIdentificationNumber: 'GB123456789', Address: { City: 'London', PostalCode: 'SW1A2AA', CountryCode: 'GB' } } },
+      Contacts: {
+        SoldTo: {
+          Name: 'Importer Ltd',
+          AttentionName: 'Alex Importer',
+          TaxIdentificationNumber: 'GB123456789',
+          Address: { City: 'London', PostalCode: 'SW1A2AA', CountryCode: 'GB' },
+        },
+      },
     });
     expect(forms.DeclarationStatement).toMatch(/true and correct.*Signed: Dock Lead$/);
     expect(forms.Product).toEqual([
@@ -394,7 +446,11 @@ describe('UPS driver against the fake UPS', () => {
     const shipment = JSON.parse(api.fake.requests.find((r) => r.operation === 'ship')!.body).ShipmentRequest.Shipment;
     expect(shipment.InvoiceLineTotal).toEqual({ CurrencyCode: 'USD', MonetaryValue: '56' });
     expect(shipment.PaymentInformation.ShipmentCharge).toHaveLength(1);
-    expect(shipment.ShipmentServiceOptions.InternationalForms).toMatchObject({ TermsOfShipment: 'DAP', ReasonForExport: 'Trade show display', Comments: 'AES X20260302123456' });
+    expect(shipment.ShipmentServiceOptions.InternationalForms).toMatchObject({
+      TermsOfShipment: 'DAP',
+      ReasonForExport: 'Trade show display',
+      Comments: 'AES X20260302123456',
+    });
     expectCleanExchange();
   });
 
@@ -447,7 +503,12 @@ describe('UPS driver against the fake UPS', () => {
     expect(api.fake.requests.find((r) => r.operation === 'track')!.path).toMatch(/^\/api\/track\/v1\/details\/1ZFAKE000000000007\?locale=en_US/);
     expect(res.ok).toBe(true);
     if (!res.ok) return;
-    expect(res.value).toMatchObject({ status: 'delivered', status_detail: 'delivered', delivered_at: '2026-03-05T19:23:00Z', estimated_delivery_date: '2026-03-05' });
+    expect(res.value).toMatchObject({
+      status: 'delivered',
+      status_detail: 'delivered',
+      delivered_at: '2026-03-05T19:23:00Z',
+      estimated_delivery_date: '2026-03-05',
+    });
     expect(res.value.events.map((e) => [e.status, e.carrier_status_type, e.carrier_status_code])).toEqual([
       ['unknown', 'ZZ', 'Q1'],
       ['pre_transit', 'M', 'MP'],
@@ -456,7 +517,11 @@ describe('UPS driver against the fake UPS', () => {
       ['out_for_delivery', 'I', 'OT'],
       ['delivered', 'D', 'KB'],
     ]);
-    expect(res.value.events[2]).toMatchObject({ occurred_at: '2026-03-02T22:30:00.000Z', milestone: 'picked_up', location: { city: 'Timonium', state: 'MD', country: 'US', postal_code: null } });
+    expect(res.value.events[2]).toMatchObject({
+      occurred_at: '2026-03-02T22:30:00.000Z',
+      milestone: 'picked_up',
+      location: { city: 'Timonium', state: 'MD', country: 'US', postal_code: null },
+    });
     expect(res.value.events[5].description).toBe('DELIVERED');
   });
 
@@ -471,8 +536,17 @@ describe('UPS driver against the fake UPS', () => {
     const res = await driver().validateAddress(ctx(), input);
     const sent = api.fake.requests.find((r) => r.operation === 'xav')!;
     expect(sent.path).toBe('/api/addressvalidation/v2/3?maximumcandidatelistsize=5');
-    expect(JSON.parse(sent.body).XAVRequest.AddressKeyFormat).toEqual({ AddressLine: ['26601 west agoura road'], PoliticalDivision2: 'Calabasas', PoliticalDivision1: 'CA', PostcodePrimaryLow: '91302', CountryCode: 'US' });
-    expect(res).toMatchObject({ ok: true, value: { status: 'corrected', residential: 'yes', normalized: { street1: '26601 W AGOURA RD', city: 'CALABASAS', postal_code: '91302-1954' } } });
+    expect(JSON.parse(sent.body).XAVRequest.AddressKeyFormat).toEqual({
+      AddressLine: ['26601 west agoura road'],
+      PoliticalDivision2: 'Calabasas',
+      PoliticalDivision1: 'CA',
+      PostcodePrimaryLow: '91302',
+      CountryCode: 'US',
+    });
+    expect(res).toMatchObject({
+      ok: true,
+      value: { status: 'corrected', residential: 'yes', normalized: { street1: '26601 W AGOURA RD', city: 'CALABASAS', postal_code: '91302-1954' } },
+    });
     api.fake.queue('xav', { body: upsFixture('xav-none') });
     const none = await driver().validateAddress(ctx(), input);
     expect(none).toMatchObject({ ok: true, value: { status: 'invalid', normalized: null } });
@@ -535,7 +609,7 @@ describe("UPS's own packaging (packages.ts carrier_code)", () => {
     expectCleanExchange();
   });
 
-  it('a UPS Pak is shipped as Packaging 04; the shipper\'s own box stays 02', async () => {
+  it("a UPS Pak is shipped as Packaging 04; the shipper's own box stays 02", async () => {
     const bought = await driver().purchase(ctx(), { ...purchase(), parcel: pak, parcels: [pak, parcel] });
     expect(bought.ok).toBe(true);
     const shipped = JSON.parse(api.fake.requests.find((r) => r.operation === 'ship')!.body).ShipmentRequest.Shipment;

@@ -5,7 +5,10 @@ import { obj, str } from './wire.js';
 
 export const UPS_TOKEN_PATH = '/security/v1/oauth/token';
 
-export function buildTokenRequest(credentials: UpsCredentials, accountNumber: string | null): { headers: Record<string, string>; form: Record<string, string> } {
+export function buildTokenRequest(
+  credentials: UpsCredentials,
+  accountNumber: string | null,
+): { headers: Record<string, string>; form: Record<string, string> } {
   const basic = Buffer.from(`${credentials.client_id}:${credentials.client_secret}`).toString('base64');
   const headers: Record<string, string> = { authorization: `Basic ${basic}` };
   if (accountNumber) headers['x-merchant-id'] = accountNumber;

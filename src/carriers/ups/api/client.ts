@@ -4,14 +4,7 @@
  * Everything it sends and reads is built and parsed by the pure modules beside it.
  */
 import { randomUUID } from 'node:crypto';
-import type {
-  ApiCallContext,
-  ApiPurchaseRequest,
-  ApiRateRequest,
-  CarrierApiDriver,
-  ApiTrackResult,
-  DriverResult,
-} from '../../driver.js';
+import type { ApiCallContext, ApiPurchaseRequest, ApiRateRequest, CarrierApiDriver, ApiTrackResult, DriverResult } from '../../driver.js';
 import { parseJson, type CarrierHttpClient, type CarrierHttpResponse, type HttpMethod } from '../../http/client.js';
 import { CredentialsRefused, errorBody, malformedAnswer, refused, rejected, sortAnswer, testByFetchingToken } from '../../http/driver-results.js';
 import type { Address } from '../../types.js';
@@ -64,7 +57,9 @@ export class UpsApiDriver implements CarrierApiDriver {
   private async fetchToken(ctx: ApiCallContext) {
     const creds = readUpsCredentials(ctx.account.credentials);
     if (!creds) {
-      throw new CredentialsRefused('UPS', [{ code: 'carrier_account_invalid', carrier_code: 'missing_credentials', message: 'client_id and client_secret are required' }]);
+      throw new CredentialsRefused('UPS', [
+        { code: 'carrier_account_invalid', carrier_code: 'missing_credentials', message: 'client_id and client_secret are required' },
+      ]);
     }
     const { headers, form } = buildTokenRequest(creds, ctx.account.account_number);
     const res = await this.http.request({
@@ -82,7 +77,10 @@ export class UpsApiDriver implements CarrierApiDriver {
     if (res.status >= 400) {
       const errors = parseUpsErrors(res.status, errorBody(res));
       // 400/401/403 from the token endpoint: the credentials (or the merchant) are refused.
-      throw new CredentialsRefused('UPS', errors.messages.map((m) => ({ ...m, code: 'carrier_account_invalid' })));
+      throw new CredentialsRefused(
+        'UPS',
+        errors.messages.map((m) => ({ ...m, code: 'carrier_account_invalid' })),
+      );
     }
     const token = parseTokenResponse(parseJson(SLUG, res, true));
     if (!token) throw malformed('token', res, true);
@@ -107,13 +105,22 @@ export class UpsApiDriver implements CarrierApiDriver {
 
   /** Sends a call and sorts the answer (http/driver-results.ts `sortAnswer`) with UPS's error reader. */
   private run<T>(ctx: ApiCallContext, call: Call, parse: (body: unknown, res: CarrierHttpResponse) => DriverResult<T>): Promise<DriverResult<T>> {
-    return sortAnswer(() => this.send(ctx, call), { slug: SLUG, carrierName: 'UPS', operation: call.operation, idempotent: call.idempotent, parse, readErrors: parseUpsErrors });
+    return sortAnswer(() => this.send(ctx, call), {
+      slug: SLUG,
+      carrierName: 'UPS',
+      operation: call.operation,
+      idempotent: call.idempotent,
+      parse,
+      readErrors: parseUpsErrors,
+    });
   }
 
   private needsAccountNumber<T>(ctx: ApiCallContext): DriverResult<T> | null {
     return ctx.account.account_number
       ? null
-      : refused([{ code: 'carrier_account_invalid', carrier_code: 'missing_account_number', message: 'The account has no UPS shipper number (account_number)' }]);
+      : refused([
+          { code: 'carrier_account_invalid', carrier_code: 'missing_account_number', message: 'The account has no UPS shipper number (account_number)' },
+        ]);
   }
 
   rates(ctx: ApiCallContext, request: ApiRateRequest) {
@@ -139,7 +146,9 @@ export class UpsApiDriver implements CarrierApiDriver {
     if (missing) return missing;
     const service = serviceForPurchase(request.service_code);
     if (!service) {
-      return rejected<never>([{ code: 'carrier_rejected', carrier_code: 'unknown_service', message: `UPS has no service ${request.service_code}`, field: 'service_code' }]);
+      return rejected<never>([
+        { code: 'carrier_rejected', carrier_code: 'unknown_service', message: `UPS has no service ${request.service_code}`, field: 'service_code' },
+      ]);
     }
     return this.run(
       ctx,
@@ -180,15 +189,11 @@ export class UpsApiDriver implements CarrierApiDriver {
   }
 
   track(ctx: ApiCallContext, request: { tracking_number: string }) {
-    return this.run<ApiTrackResult>(
-      ctx,
-      { operation: 'tracking', method: 'GET', path: trackPath(request.tracking_number), idempotent: true },
-      (body, res) => {
-        const parsed = parseTrackResponse(body);
-        if (!parsed) throw malformed('tracking', res, true);
-        return parsed.ok ? { ok: true, value: parsed.value } : rejected(parsed.messages);
-      },
-    );
+    return this.run<ApiTrackResult>(ctx, { operation: 'tracking', method: 'GET', path: trackPath(request.tracking_number), idempotent: true }, (body, res) => {
+      const parsed = parseTrackResponse(body);
+      if (!parsed) throw malformed('tracking', res, true);
+      return parsed.ok ? { ok: true, value: parsed.value } : rejected(parsed.messages);
+    });
   }
 
   validateAddress(ctx: ApiCallContext, address: Address) {
@@ -214,7 +219,9 @@ export class UpsApiDriver implements CarrierApiDriver {
     if (missing) return missing;
     const json = buildPickupRequest(request, ctx.account.account_number!);
     if (!json) {
-      return rejected<never>([{ code: 'carrier_rejected', carrier_code: 'unknown_service', message: 'A piece names a service UPS does not have', field: 'pieces' }]);
+      return rejected<never>([
+        { code: 'carrier_rejected', carrier_code: 'unknown_service', message: 'A piece names a service UPS does not have', field: 'pieces' },
+      ]);
     }
     return this.run(
       ctx,

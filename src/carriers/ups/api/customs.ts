@@ -68,7 +68,9 @@ export function buildInternationalForms(req: ApiPurchaseRequest, customs: Custom
   const phone = phoneDigits(to.phone);
   if (phone) soldTo.Phone = { Number: phone };
   const reason =
-    customs.contents_type === 'other' ? (clip(customs.contents_explanation, 20) ?? UPS_REASONS_FOR_EXPORT.other) : UPS_REASONS_FOR_EXPORT[customs.contents_type];
+    customs.contents_type === 'other'
+      ? (clip(customs.contents_explanation, 20) ?? UPS_REASONS_FOR_EXPORT.other)
+      : UPS_REASONS_FOR_EXPORT[customs.contents_type];
   const forms: Json = {
     // A return may carry only the partial invoice (05), whose reason is always RETURN.
     FormType: [req.is_return ? UPS_RETURN_FORM_TYPE : '01'],
@@ -88,7 +90,10 @@ export function buildInternationalForms(req: ApiPurchaseRequest, customs: Custom
 
 /** `Shipment.Description` (50): the items' descriptions, joined. */
 export function goodsDescription(customs: CustomsDeclaration): string {
-  return customs.items.map((i) => i.description.trim()).join(', ').slice(0, 50);
+  return customs.items
+    .map((i) => i.description.trim())
+    .join(', ')
+    .slice(0, 50);
 }
 
 /** Customs fields of `ShipmentRequest.Shipment`, merged by the ship builder; empty without customs. */

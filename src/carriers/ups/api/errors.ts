@@ -30,8 +30,7 @@ export interface UpsErrors {
 
 export function parseUpsErrors(status: number, body: unknown): UpsErrors {
   const errors = asList(obj(obj(body).response).errors).map(obj);
-  const credentialsRefused =
-    status === 401 || status === 403 || errors.some((e) => CREDENTIAL_CODES.has(str(e.code) ?? ''));
+  const credentialsRefused = status === 401 || status === 403 || errors.some((e) => CREDENTIAL_CODES.has(str(e.code) ?? ''));
   const code = credentialsRefused ? 'carrier_account_invalid' : 'carrier_rejected';
   const messages: CarrierMessage[] = errors.map((e) => {
     const carrierCode = str(e.code) ?? String(status);

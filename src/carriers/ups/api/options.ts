@@ -84,7 +84,12 @@ export function shippingPackageOptions(options: ShipmentOptions | undefined, dom
   if (!asked) return null;
   const out: Json = {};
   if (asked.signature !== 'none') out.DeliveryConfirmation = { DCISType: DCIS_TYPE[asked.signature] };
-  if (asked.insurance) out.DeclaredValue = { Type: { Code: '01' }, CurrencyCode: asked.insurance.amount.currency, MonetaryValue: (asked.insurance.amount.amount / 100).toFixed(2) };
+  if (asked.insurance)
+    out.DeclaredValue = {
+      Type: { Code: '01' },
+      CurrencyCode: asked.insurance.amount.currency,
+      MonetaryValue: (asked.insurance.amount.amount / 100).toFixed(2),
+    };
   // 03 = UPS Ground: the only service that moves hazmat by road.
   const reg = regulation(domestic, upsService === '03');
   const dg = asked.dangerous_goods;

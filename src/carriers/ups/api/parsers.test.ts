@@ -21,7 +21,13 @@ describe('UPS parsers on the shapes UPS actually sends', () => {
       },
     });
     expect(res?.rates).toHaveLength(1);
-    expect(res?.rates[0]).toMatchObject({ service_code: 'ups_3_day_select', price: { amount: 3000 }, base_price: { amount: 2750 }, transit_known: false, business_days: 0 });
+    expect(res?.rates[0]).toMatchObject({
+      service_code: 'ups_3_day_select',
+      price: { amount: 3000 },
+      base_price: { amount: 2750 },
+      transit_known: false,
+      business_days: 0,
+    });
     expect(res?.rates[0].surcharges).toEqual([{ code: 'fuel', amount: { amount: 250, currency: 'USD' } }]);
   });
 
@@ -32,7 +38,14 @@ describe('UPS parsers on the shapes UPS actually sends', () => {
   it('reads PackageResults that is one object, and refuses an answer without a label', () => {
     const req = { label_image: 'PNG' } as Parameters<typeof parseShipResponse>[1];
     const ok = parseShipResponse(
-      { ShipmentResponse: { ShipmentResults: { ShipmentIdentificationNumber: '1Z1', PackageResults: { TrackingNumber: '1Z1', ShippingLabel: { ImageFormat: { Code: 'PNG' }, GraphicImage: Buffer.from('png').toString('base64') } } } } },
+      {
+        ShipmentResponse: {
+          ShipmentResults: {
+            ShipmentIdentificationNumber: '1Z1',
+            PackageResults: { TrackingNumber: '1Z1', ShippingLabel: { ImageFormat: { Code: 'PNG' }, GraphicImage: Buffer.from('png').toString('base64') } },
+          },
+        },
+      },
       req,
       '03',
     );
@@ -49,7 +62,12 @@ describe('UPS parsers on the shapes UPS actually sends', () => {
             package: [
               {
                 accessPointInformation: { pickupByDate: '20260310' },
-                activity: { status: { type: 'I', code: 'ZP', description: 'Delivered to UPS Access Point' }, date: '20260303', time: '120000', gmtOffset: '-05:00' },
+                activity: {
+                  status: { type: 'I', code: 'ZP', description: 'Delivered to UPS Access Point' },
+                  date: '20260303',
+                  time: '120000',
+                  gmtOffset: '-05:00',
+                },
               },
             ],
           },
@@ -84,7 +102,10 @@ describe('UPS parsers on the shapes UPS actually sends', () => {
 
   it('builds the token request with basic auth and the merchant id; reads expires_in as seconds', () => {
     const r = buildTokenRequest({ client_id: 'id', client_secret: 'sec' }, 'A1B2C3');
-    expect(r).toEqual({ headers: { authorization: `Basic ${Buffer.from('id:sec').toString('base64')}`, 'x-merchant-id': 'A1B2C3' }, form: { grant_type: 'client_credentials' } });
+    expect(r).toEqual({
+      headers: { authorization: `Basic ${Buffer.from('id:sec').toString('base64')}`, 'x-merchant-id': 'A1B2C3' },
+      form: { grant_type: 'client_credentials' },
+    });
     expect(parseTokenResponse({ access_token: 't', expires_in: '14399' })).toEqual({ accessToken: 't', expiresInS: 14399 });
     expect(parseTokenResponse({ token_type: 'Bearer' })).toBeNull();
   });

@@ -9,21 +9,7 @@ import { addSurcharge } from '../../api-options.js';
 import type { Money, ShipmentOptions, Surcharge } from '../../types.js';
 import { optionSurchargeOf, ratingPackageOptions, shipmentServiceOptions } from './options.js';
 import { ourServiceCode, upsServiceName, UPS_SURCHARGES } from './units.js';
-import {
-  asList,
-  clip,
-  isoDate,
-  money,
-  obj,
-  ozFromPounds,
-  partyName,
-  poundsFromOz,
-  str,
-  upsAddress,
-  upsPackages,
-  yyyymmdd,
-  type Json,
-} from './wire.js';
+import { asList, clip, isoDate, money, obj, ozFromPounds, partyName, poundsFromOz, str, upsAddress, upsPackages, yyyymmdd, type Json } from './wire.js';
 
 export const RATE_REQUEST_OPTION = 'Shoptimeintransit';
 
@@ -69,10 +55,7 @@ export function withPackageOptions(packages: Json[], options: Json | null): Json
 }
 
 function surchargesOf(rated: Json, options?: ShipmentOptions): { surcharges: Surcharge[]; other: CarrierCharge[] } {
-  const itemized = [
-    ...asList(rated.ItemizedCharges),
-    ...asList(rated.RatedPackage).flatMap((p) => asList(obj(p).ItemizedCharges)),
-  ].map(obj);
+  const itemized = [...asList(rated.ItemizedCharges), ...asList(rated.RatedPackage).flatMap((p) => asList(obj(p).ItemizedCharges))].map(obj);
   const byCode = new Map<string, Surcharge>();
   const other: CarrierCharge[] = [];
   for (const c of itemized) {

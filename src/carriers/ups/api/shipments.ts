@@ -24,7 +24,7 @@ export function buildShipRequest(req: ApiPurchaseRequest, accountNumber: string,
   if (req.residential) shipTo.ResidentialAddressIndicator = 'Y';
   const customs = customsShipmentFields(req, accountNumber);
   // A return service needs a merchandise description on every package (and on the shipment).
-  const returnDescription = req.is_return ? (req.customs?.items.map((i) => i.description.trim()).join(', ') || 'Returned merchandise') : null;
+  const returnDescription = req.is_return ? req.customs?.items.map((i) => i.description.trim()).join(', ') || 'Returned merchandise' : null;
   const packageOptions = shippingPackageOptions(req.options, req.route.domestic, upsService);
   const packages = upsPackages(parcels, 'Packaging').map((p) => ({
     ...(returnDescription ? { Description: returnDescription.slice(0, 35) } : {}),
@@ -95,13 +95,16 @@ export function parseShipResponse(body: unknown, req: ApiPurchaseRequest, upsSer
   const charges = obj(results.ShipmentCharges);
   const rate =
     Object.keys(charges).length > 0
-      ? parseRatedShipment({
-          Service: { Code: upsService },
-          TotalCharges: charges.TotalCharges,
-          ItemizedCharges: charges.ItemizedCharges,
-          NegotiatedRateCharges: results.NegotiatedRateCharges,
-          BillingWeight: results.BillingWeight,
-        }, req.options)
+      ? parseRatedShipment(
+          {
+            Service: { Code: upsService },
+            TotalCharges: charges.TotalCharges,
+            ItemizedCharges: charges.ItemizedCharges,
+            NegotiatedRateCharges: results.NegotiatedRateCharges,
+            BillingWeight: results.BillingWeight,
+          },
+          req.options,
+        )
       : null;
   const pkgs = parsed as { tracking_number: string; label: LabelArtifact }[];
   const documents = parseShipForms(results);
@@ -120,7 +123,9 @@ export function serviceForPurchase(serviceCode: string): string | null {
 }
 
 export function voidPath(version: string, shipmentId: string, trackingNumbers?: readonly string[]): string {
-  const q = trackingNumbers?.length ? `?trackingnumber=${encodeURIComponent(trackingNumbers.length === 1 ? trackingNumbers[0] : JSON.stringify(trackingNumbers))}` : '';
+  const q = trackingNumbers?.length
+    ? `?trackingnumber=${encodeURIComponent(trackingNumbers.length === 1 ? trackingNumbers[0] : JSON.stringify(trackingNumbers))}`
+    : '';
   return `/api/shipments/${version}/void/cancel/${encodeURIComponent(shipmentId)}${q}`;
 }
 

@@ -47,7 +47,12 @@ export function parseTrackResponse(body: unknown): TrackParse {
         })),
       };
     }
-    return Object.keys(shipment).length > 0 || 'trackResponse' in obj(body) ? { ok: false, messages: [{ code: 'carrier_rejected', carrier_code: 'no_package', message: 'UPS returned no package for this number', field: 'tracking_number' }] } : null;
+    return Object.keys(shipment).length > 0 || 'trackResponse' in obj(body)
+      ? {
+          ok: false,
+          messages: [{ code: 'carrier_rejected', carrier_code: 'no_package', message: 'UPS returned no package for this number', field: 'tracking_number' }],
+        }
+      : null;
   }
   const events: ApiTrackEvent[] = [];
   for (const raw of asList(pkg.activity).map(obj)) {
@@ -79,11 +84,12 @@ export function parseTrackResponse(body: unknown): TrackParse {
   events.sort((a, b) => a.occurred_at.localeCompare(b.occurred_at));
   const current = obj(pkg.currentStatus);
   const latest = events[events.length - 1];
-  let mapped = current.type !== undefined || current.code !== undefined
-    ? mapUpsStatus(str(current.type), str(current.code) ?? str(current.statusCode))
-    : latest
-      ? { status: latest.status, detail: latest.status_detail, milestone: latest.milestone }
-      : { status: 'unknown' as const, detail: 'unknown', milestone: 'in_transit' as const };
+  let mapped =
+    current.type !== undefined || current.code !== undefined
+      ? mapUpsStatus(str(current.type), str(current.code) ?? str(current.statusCode))
+      : latest
+        ? { status: latest.status, detail: latest.status_detail, milestone: latest.milestone }
+        : { status: 'unknown' as const, detail: 'unknown', milestone: 'in_transit' as const };
   // At a UPS Access Point awaiting collection: UPS gives a pick-up-by date.
   if (mapped.status === 'in_transit' && str(obj(pkg.accessPointInformation).pickupByDate)) {
     mapped = { status: 'available_for_pickup', detail: 'available_for_pickup', milestone: 'out_for_delivery' };

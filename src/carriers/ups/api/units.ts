@@ -90,7 +90,10 @@ export const UPS_STATUS_CODES: Readonly<Record<string, { status: TrackingStatus;
   OT: { status: 'out_for_delivery', detail: 'out_for_delivery', milestone: 'out_for_delivery' },
 };
 
-export function mapUpsStatus(type: string | null | undefined, code: string | null | undefined): { status: TrackingStatus; detail: string; milestone: TrackingMilestone } {
+export function mapUpsStatus(
+  type: string | null | undefined,
+  code: string | null | undefined,
+): { status: TrackingStatus; detail: string; milestone: TrackingMilestone } {
   const t = (type ?? '').toUpperCase();
   const c = (code ?? '').toUpperCase();
   if (t === 'I' && UPS_STATUS_CODES[c]) return UPS_STATUS_CODES[c];

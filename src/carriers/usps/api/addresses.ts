@@ -7,7 +7,8 @@ import { asList, clip, obj, str } from '../../http/json-read.js';
 import type { Address } from '../../types.js';
 import { zipParts } from './wire.js';
 
-const US_STATE = /^(AA|AE|AL|AK|AP|AS|AZ|AR|CA|CO|CT|DE|DC|FM|FL|GA|GU|HI|ID|IL|IN|IA|KS|KY|LA|ME|MH|MD|MA|MI|MN|MS|MO|MP|MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PW|PA|PR|RI|SC|SD|TN|TX|UT|VT|VI|VA|WA|WV|WI|WY)$/;
+const US_STATE =
+  /^(AA|AE|AL|AK|AP|AS|AZ|AR|CA|CO|CT|DE|DC|FM|FL|GA|GU|HI|ID|IL|IN|IA|KS|KY|LA|ME|MH|MD|MA|MI|MN|MS|MO|MP|MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PW|PA|PR|RI|SC|SD|TN|TX|UT|VT|VI|VA|WA|WV|WI|WY)$/;
 
 /** Null when USPS cannot be asked: not a US address, or no street or state to send. */
 export function addressPath(a: Address): string | null {
@@ -29,7 +30,11 @@ export function addressPath(a: Address): string | null {
   return `/addresses/v3/address?${q.toString()}`;
 }
 
-const norm = (s: string | undefined) => (s ?? '').toUpperCase().replace(/[^A-Z0-9]+/g, ' ').trim();
+const norm = (s: string | undefined) =>
+  (s ?? '')
+    .toUpperCase()
+    .replace(/[^A-Z0-9]+/g, ' ')
+    .trim();
 
 /**
  * `AddressResponse` → our verdict. DPVConfirmation Y = a deliverable address; S/D = the
@@ -60,14 +65,22 @@ export function parseAddressResponse(body: unknown, original: Address): ApiAddre
   const business = str(info.business);
   const residential = business === 'Y' ? 'no' : business === 'N' ? 'yes' : 'unknown';
   const corrections = asList(r.corrections).map(obj);
-  const warnings = asList<unknown>(r.warnings).map(str).filter((w): w is string => !!w);
+  const warnings = asList<unknown>(r.warnings)
+    .map(str)
+    .filter((w): w is string => !!w);
   const messages: ApiAddressValidation['messages'] = [
     ...corrections.map((c) => ({ code: `usps_${str(c.code) ?? 'correction'}`, message: str(c.text) ?? 'USPS suggests a correction' })),
     ...warnings.map((w) => ({ code: 'usps_warning', message: w })),
   ];
   const dpv = str(info.DPVConfirmation);
   if (dpv === 'N') {
-    return { status: 'invalid', residential, normalized, candidates: [normalized], messages: [{ code: 'address_not_deliverable', message: 'USPS has no delivery point at this address' }, ...messages] };
+    return {
+      status: 'invalid',
+      residential,
+      normalized,
+      candidates: [normalized],
+      messages: [{ code: 'address_not_deliverable', message: 'USPS has no delivery point at this address' }, ...messages],
+    };
   }
   if (dpv === 'S' || dpv === 'D' || corrections.length > 0) {
     return {
@@ -75,7 +88,9 @@ export function parseAddressResponse(body: unknown, original: Address): ApiAddre
       residential,
       normalized,
       candidates: [normalized],
-      messages: messages.length ? messages : [{ code: 'address_secondary_missing', field: 'street2', message: 'USPS needs the apartment, suite or box number' }],
+      messages: messages.length
+        ? messages
+        : [{ code: 'address_secondary_missing', field: 'street2', message: 'USPS needs the apartment, suite or box number' }],
     };
   }
   const changed = (['street1', 'street2', 'city', 'state', 'postal_code'] as const).filter((f) => norm(normalized[f]) !== norm(original[f]));

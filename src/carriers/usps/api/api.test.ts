@@ -65,7 +65,12 @@ describe('USPS published description', () => {
 
   it.runIf(specsPresent)('the validator is not a rubber stamp: it refuses requests USPS would refuse', () => {
     const s = api.specs!;
-    const rates = s.checkRequest('POST', new URL('http://x/prices/v3/total-rates/search'), { 'content-type': 'application/json', authorization: 'Bearer t' }, JSON.stringify({ originZIPCode: '2109', weight: 1 }));
+    const rates = s.checkRequest(
+      'POST',
+      new URL('http://x/prices/v3/total-rates/search'),
+      { 'content-type': 'application/json', authorization: 'Bearer t' },
+      JSON.stringify({ originZIPCode: '2109', weight: 1 }),
+    );
     expect(rates.op?.operationId).toBe('post-total-rates-search');
     expect(rates.problems.join('\n')).toMatch(/destinationZIPCode/);
     expect(rates.problems.join('\n')).toMatch(/originZIPCode must match pattern/);
@@ -128,7 +133,9 @@ describe('USPS driver against the fake USPS', () => {
   });
 
   it('asks only for the requested services, lists the ones USPS did not price as unavailable', async () => {
-    api.fake.queue('rates', { body: { rateOptions: uspsFixture('total-rates').rateOptions.filter((o: any) => o.rates[0].mailClass === 'USPS_GROUND_ADVANTAGE') } });
+    api.fake.queue('rates', {
+      body: { rateOptions: uspsFixture('total-rates').rateOptions.filter((o: any) => o.rates[0].mailClass === 'USPS_GROUND_ADVANTAGE') },
+    });
     const res = await driver().rates(ctx(), { ...rateRequest, service_codes: ['usps_ground_advantage', 'usps_priority_mail'] });
     expect(JSON.parse(api.fake.requests.find((r) => r.operation === 'rates')!.body).mailClasses).toEqual(['USPS_GROUND_ADVANTAGE', 'PRIORITY_MAIL']);
     expect(res.ok && res.value.rates.map((r) => r.service_code)).toEqual(['usps_ground_advantage']);
@@ -137,7 +144,13 @@ describe('USPS driver against the fake USPS', () => {
 
   it('an international lane is not priced (no call): every service unavailable', async () => {
     const res = await driver().rates(ctx(), { ...rateRequest, ship_to: { ...to, country: 'CA', state: 'ON', postal_code: 'K1A 0B1' } });
-    expect(res).toMatchObject({ ok: true, value: { rates: [], unavailable: [{ service_code: 'usps_ground_advantage' }, { service_code: 'usps_priority_mail' }, { service_code: 'usps_priority_mail_express' }] } });
+    expect(res).toMatchObject({
+      ok: true,
+      value: {
+        rates: [],
+        unavailable: [{ service_code: 'usps_ground_advantage' }, { service_code: 'usps_priority_mail' }, { service_code: 'usps_priority_mail_express' }],
+      },
+    });
     expect(api.fake.requests).toHaveLength(0);
   });
 
@@ -147,7 +160,9 @@ describe('USPS driver against the fake USPS', () => {
     expect(res).toEqual({
       ok: false,
       kind: 'invalid_credentials',
-      messages: [{ code: 'carrier_account_invalid', carrier_code: 'invalid_client', message: 'Client authentication failed (unknown client or wrong secret).' }],
+      messages: [
+        { code: 'carrier_account_invalid', carrier_code: 'invalid_client', message: 'Client authentication failed (unknown client or wrong secret).' },
+      ],
     });
     expect(api.fake.count('rates')).toBe(0);
     const test = await driver().testCredentials(bad);
@@ -163,7 +178,11 @@ describe('USPS driver against the fake USPS', () => {
   it('a payment account USPS will not authorize is invalid_credentials, for purchase and for testCredentials', async () => {
     const c = ctx({ credentials: { ...CREDENTIALS, crid: '11111111' } });
     const test = await driver().testCredentials(c);
-    expect(test).toMatchObject({ ok: false, kind: 'invalid_credentials', messages: [{ code: 'carrier_account_invalid', carrier_code: 'PAY-0005', message: 'The CRID is not enrolled for the payment account.' }] });
+    expect(test).toMatchObject({
+      ok: false,
+      kind: 'invalid_credentials',
+      messages: [{ code: 'carrier_account_invalid', carrier_code: 'PAY-0005', message: 'The CRID is not enrolled for the payment account.' }],
+    });
     const buy = await driver().purchase(c, purchase());
     expect(buy).toMatchObject({ ok: false, kind: 'invalid_credentials' });
     expect(api.fake.count('label')).toBe(0);
@@ -215,8 +234,15 @@ describe('USPS driver against the fake USPS', () => {
   });
 
   it('503 then 500: tracking retries twice, then fails with a retryable transport error', async () => {
-    api.fake.queue('track', { status: 503, headers: { 'retry-after': '1' }, body: uspsFixture('error-unavailable') }, { status: 500 }, { status: 503, body: uspsFixture('error-unavailable') });
-    const err = await driver().track(ctx(), { tracking_number: '9200190999999999999999' }).catch((e) => e);
+    api.fake.queue(
+      'track',
+      { status: 503, headers: { 'retry-after': '1' }, body: uspsFixture('error-unavailable') },
+      { status: 500 },
+      { status: 503, body: uspsFixture('error-unavailable') },
+    );
+    const err = await driver()
+      .track(ctx(), { tracking_number: '9200190999999999999999' })
+      .catch((e) => e);
     expect(err).toBeInstanceOf(CarrierTransportError);
     expect(err).toMatchObject({ slug: 'usps', kind: 'server_error', status: 503, retryable: true });
     expect(api.fake.count('track')).toBe(3);
@@ -226,7 +252,9 @@ describe('USPS driver against the fake USPS', () => {
 
   it('500 on label purchase: never retried', async () => {
     api.fake.queue('label', { status: 500 });
-    const err = await driver().purchase(ctx(), purchase()).catch((e) => e);
+    const err = await driver()
+      .purchase(ctx(), purchase())
+      .catch((e) => e);
     expect(err).toMatchObject({ kind: 'server_error', status: 500 });
     expect(api.fake.count('label')).toBe(1);
     expect(sleeps).toEqual([]);
@@ -247,10 +275,18 @@ describe('USPS driver against the fake USPS', () => {
 
   it('a malformed body: a transport error, retryable for rates but not for a purchase', async () => {
     api.fake.queue('rates', { status: 200, raw: '<html><body>Service Temporarily Unavailable' });
-    const rates = await driver().rates(ctx(), rateRequest).catch((e) => e);
+    const rates = await driver()
+      .rates(ctx(), rateRequest)
+      .catch((e) => e);
     expect(rates).toMatchObject({ kind: 'malformed_response', retryable: true });
-    api.fake.queue('label', { status: 200, raw: '--b\r\nContent-Type: application/json\r\n\r\n{"trackingNumber": ', headers: { 'content-type': 'multipart/form-data; boundary=b' } });
-    const buy = await driver().purchase(ctx(), purchase()).catch((e) => e);
+    api.fake.queue('label', {
+      status: 200,
+      raw: '--b\r\nContent-Type: application/json\r\n\r\n{"trackingNumber": ',
+      headers: { 'content-type': 'multipart/form-data; boundary=b' },
+    });
+    const buy = await driver()
+      .purchase(ctx(), purchase())
+      .catch((e) => e);
     expect(buy).toMatchObject({ kind: 'malformed_response', retryable: false });
     // Metadata but no image part: nothing usable, also not retryable.
     api.fake.queue('label', {
@@ -258,7 +294,9 @@ describe('USPS driver against the fake USPS', () => {
       raw: '--b\r\nContent-Disposition: form-data; name="labelMetadata"\r\nContent-Type: application/json\r\n\r\n{"trackingNumber":"9200190999999999999999"}\r\n--b--\r\n',
       headers: { 'content-type': 'multipart/form-data; boundary=b' },
     });
-    const noImage = await driver().purchase(ctx(), purchase()).catch((e) => e);
+    const noImage = await driver()
+      .purchase(ctx(), purchase())
+      .catch((e) => e);
     expect(noImage).toMatchObject({ kind: 'malformed_response', retryable: false });
   });
 
@@ -267,7 +305,9 @@ describe('USPS driver against the fake USPS', () => {
     expect(res).toEqual({
       ok: false,
       kind: 'rejected',
-      messages: [{ code: 'carrier_rejected', carrier_code: '010032', message: 'The destination ZIP Code 00000 is not a valid ZIP Code.', field: 'ship_to.postal_code' }],
+      messages: [
+        { code: 'carrier_rejected', carrier_code: '010032', message: 'The destination ZIP Code 00000 is not a valid ZIP Code.', field: 'ship_to.postal_code' },
+      ],
     });
     expect(api.fake.count('rates')).toBe(1); // a 400 is never retried
     expectCleanExchange();
@@ -280,15 +320,37 @@ describe('USPS driver against the fake USPS', () => {
     if (!res.ok) return;
     const pay = JSON.parse(api.fake.requests.find((r) => r.operation === 'payment')!.body);
     expect(pay.roles.map((r: any) => r.roleName)).toEqual(['PAYER', 'LABEL_OWNER']);
-    expect(pay.roles[0]).toEqual({ roleName: 'PAYER', CRID: '56982563', MID: '904128936', manifestMID: '904128937', accountType: 'EPS', accountNumber: '1000405525' });
+    expect(pay.roles[0]).toEqual({
+      roleName: 'PAYER',
+      CRID: '56982563',
+      MID: '904128936',
+      manifestMID: '904128937',
+      accountType: 'EPS',
+      accountNumber: '1000405525',
+    });
     const sent = api.fake.requests.find((r) => r.operation === 'label')!;
     expect(sent.headers['x-payment-authorization-token']).toMatch(/^pay_/);
     expect(sent.headers['x-idempotency-key']).toBe(idempotencyKey(purchase().reference));
     const body = JSON.parse(sent.body);
     const usps = { PDF: 'PDF', PNG: 'PNG', GIF: 'GIF', ZPL: 'ZPL203DPI' }[image];
     expect(body.imageInfo).toEqual({ imageType: usps, labelType: '4X6LABEL', receiptOption: 'NONE', suppressPostage: false });
-    expect(body.packageDescription).toMatchObject({ mailClass: 'USPS_GROUND_ADVANTAGE', rateIndicator: 'SP', processingCategory: 'NONSTANDARD', weight: 2.5, mailingDate: '2026-03-02' });
-    expect(body.toAddress).toEqual({ firstName: 'Pat', lastName: 'Buyer', streetAddress: '100 Peachtree Pkwy', secondaryAddress: 'Apt 4', city: 'Alpharetta', state: 'GA', ZIPCode: '30005', ZIPPlus4: '1234' });
+    expect(body.packageDescription).toMatchObject({
+      mailClass: 'USPS_GROUND_ADVANTAGE',
+      rateIndicator: 'SP',
+      processingCategory: 'NONSTANDARD',
+      weight: 2.5,
+      mailingDate: '2026-03-02',
+    });
+    expect(body.toAddress).toEqual({
+      firstName: 'Pat',
+      lastName: 'Buyer',
+      streetAddress: '100 Peachtree Pkwy',
+      secondaryAddress: 'Apt 4',
+      city: 'Alpharetta',
+      state: 'GA',
+      ZIPCode: '30005',
+      ZIPPlus4: '1234',
+    });
     expect(body.fromAddress).toMatchObject({ firm: 'Acme Widgets', phone: '4105550100', ZIPCode: '21093' });
     expect(res.value.label.format).toBe(image);
     expect(res.value.label.mime).toBe({ PDF: 'application/pdf', PNG: 'image/png', GIF: 'image/gif', ZPL: 'application/x-zpl' }[image]);
@@ -341,7 +403,14 @@ describe('USPS driver against the fake USPS', () => {
     expect(api.fake.count('payment')).toBe(2);
     // Two refused sends (the client's OAuth refetch, then ours with a fresh payment token) issue nothing.
     expect(api.fake.labels.size - issuedBefore).toBe(2);
-    expect(api.fake.requests.filter((r) => r.operation === 'label').map((r) => r.headers['x-payment-authorization-token'] === api.fake.requests.filter((q) => q.operation === 'label')[0].headers['x-payment-authorization-token'])).toEqual([true, true, true, false]);
+    expect(
+      api.fake.requests
+        .filter((r) => r.operation === 'label')
+        .map(
+          (r) =>
+            r.headers['x-payment-authorization-token'] === api.fake.requests.filter((q) => q.operation === 'label')[0].headers['x-payment-authorization-token'],
+        ),
+    ).toEqual([true, true, true, false]);
     expectCleanExchange();
   });
 
@@ -382,10 +451,29 @@ describe('USPS driver against the fake USPS', () => {
 
   it('several parcels, the second refused: the first label is voided (compensation) and the refusal answered', async () => {
     const c = ctx();
-    const refusal = { apiVersion: 'v3', error: { code: '400', message: 'Bad request', errors: [{ status: '400', code: 'LBL-0321', title: 'Weight too high', detail: 'The package weight exceeds 70 lb.', source: { parameter: 'packageDescription.weight' } }] } };
+    const refusal = {
+      apiVersion: 'v3',
+      error: {
+        code: '400',
+        message: 'Bad request',
+        errors: [
+          {
+            status: '400',
+            code: 'LBL-0321',
+            title: 'Weight too high',
+            detail: 'The package weight exceeds 70 lb.',
+            source: { parameter: 'packageDescription.weight' },
+          },
+        ],
+      },
+    };
     api.fake.queue('label', { pass: true }, { status: 400, body: refusal });
     const res = await driver().purchase(c, { ...purchase(), parcels: [parcel, { ...parcel, weight_oz: 1200 }] });
-    expect(res).toEqual({ ok: false, kind: 'rejected', messages: [{ code: 'carrier_rejected', carrier_code: 'LBL-0321', message: 'The package weight exceeds 70 lb.', field: 'parcel.weight_oz' }] });
+    expect(res).toEqual({
+      ok: false,
+      kind: 'rejected',
+      messages: [{ code: 'carrier_rejected', carrier_code: 'LBL-0321', message: 'The package weight exceeds 70 lb.', field: 'parcel.weight_oz' }],
+    });
     const cancels = api.fake.requests.filter((r) => r.operation === 'cancel');
     expect(cancels).toHaveLength(1);
     const firstNumber = decodeURIComponent(cancels[0].path.split('/').pop()!);
@@ -396,7 +484,9 @@ describe('USPS driver against the fake USPS', () => {
   it('several parcels, the second lost to a 500: the first voided, the transport error rethrown', async () => {
     const c = ctx();
     api.fake.queue('label', { pass: true }, { status: 500 });
-    const err = await driver().purchase(c, { ...purchase(), parcels: [parcel, parcel] }).catch((e) => e);
+    const err = await driver()
+      .purchase(c, { ...purchase(), parcels: [parcel, parcel] })
+      .catch((e) => e);
     expect(err).toMatchObject({ kind: 'server_error', status: 500 });
     expect(api.fake.count('cancel')).toBe(1);
   });
@@ -411,16 +501,38 @@ describe('USPS driver against the fake USPS', () => {
   });
 
   it('an international purchase without customs data is refused before calling USPS', async () => {
-    const res = await driver().purchase(ctx(), { ...purchase(), service_code: 'usps_first_class_international', ship_to: { ...to, country: 'CA', state: 'ON', postal_code: 'K1A 0B1' } });
+    const res = await driver().purchase(ctx(), {
+      ...purchase(),
+      service_code: 'usps_first_class_international',
+      ship_to: { ...to, country: 'CA', state: 'ON', postal_code: 'K1A 0B1' },
+    });
     expect(res).toMatchObject({ ok: false, kind: 'rejected', messages: [{ carrier_code: 'customs_required', field: 'customs' }] });
     expect(api.fake.requests).toHaveLength(0);
   });
 
   it('an international label with a customs form (the seam): the international API, voided through it too', async () => {
-    const customsForm = () => ({ customsContentType: 'MERCHANDISE', AESITN: 'NOEEI 30.37(a)', contents: [{ itemDescription: 'Steel widgets', itemQuantity: 2, itemValue: 12.5, weightUOM: 'lb', itemWeight: 1.2, HSTariffNumber: '732690', countryofOrigin: 'US' }] });
+    const customsForm = () => ({
+      customsContentType: 'MERCHANDISE',
+      AESITN: 'NOEEI 30.37(a)',
+      contents: [
+        {
+          itemDescription: 'Steel widgets',
+          itemQuantity: 2,
+          itemValue: 12.5,
+          weightUOM: 'lb',
+          itemWeight: 1.2,
+          HSTariffNumber: '732690',
+          countryofOrigin: 'US',
+        },
+      ],
+    });
     const d = createUspsApiDriver(api.http, { customsForm });
     const c = ctx();
-    const res = await d.purchase(c, { ...purchase(), service_code: 'usps_first_class_international', ship_to: { ...to, country: 'CA', state: 'ON', city: 'Ottawa', postal_code: 'K1A 0B1' } });
+    const res = await d.purchase(c, {
+      ...purchase(),
+      service_code: 'usps_first_class_international',
+      ship_to: { ...to, country: 'CA', state: 'ON', city: 'Ottawa', postal_code: 'K1A 0B1' },
+    });
     expect(api.fake.violations).toEqual([]);
     expect(res.ok).toBe(true);
     if (!res.ok) return;
@@ -430,12 +542,21 @@ describe('USPS driver against the fake USPS', () => {
     expect(body.customsForm.customsContentType).toBe('MERCHANDISE');
     expect(res.value.carrier_shipment_id).toBe(`intl:${res.value.tracking_number}`);
     expect(await d.void(c, { carrier_shipment_id: res.value.carrier_shipment_id })).toEqual({ ok: true, value: { voided: true } });
-    expect(api.fake.requests.find((r) => r.operation === 'intl_cancel')!.path).toBe(`/international-labels/v3/international-label/${res.value.tracking_number}`);
+    expect(api.fake.requests.find((r) => r.operation === 'intl_cancel')!.path).toBe(
+      `/international-labels/v3/international-label/${res.value.tracking_number}`,
+    );
     expectCleanExchange();
   });
 
   it("an international purchase with customs: USPS's customsForm filled from the declaration, non-delivery, package value and DDP prepaid", async () => {
-    const res = await driver().purchase(ctx(), { ...purchase(), service_code: 'usps_priority_mail_international', ship_to: londonAddress, residential: false, route: ukRoute, customs: ukCustoms });
+    const res = await driver().purchase(ctx(), {
+      ...purchase(),
+      service_code: 'usps_priority_mail_international',
+      ship_to: londonAddress,
+      residential: false,
+      route: ukRoute,
+      customs: ukCustoms,
+    });
     expect(res.ok).toBe(true);
     if (!res.ok) return;
     const body = JSON.parse(api.fake.requests.find((r) => r.operation === 'intl_label')!.body);
@@ -449,8 +570,24 @@ describe('USPS driver against the fake USPS', () => {
       AESITN: 'NO EEI 30.37(a)',
       importersReference: { referenceType: 'VAT_NUMBER', reference: 'GB123456789' },
       contents: [
-        { itemDescription: 'Cotton T-shirt', itemQuantity: 3, itemTotalValue: 37.5, weightUOM: 'lb', itemTotalWeight: 1.13, countryofOrigin: 'US', HSTariffNumber: '610910' },
-        { itemDescription: 'Ceramic coffee mug', itemQuantity: 2, itemTotalValue: 17.98, weightUOM: 'lb', itemTotalWeight: 1.5, countryofOrigin: 'CN', HSTariffNumber: '69120048' },
+        {
+          itemDescription: 'Cotton T-shirt',
+          itemQuantity: 3,
+          itemTotalValue: 37.5,
+          weightUOM: 'lb',
+          itemTotalWeight: 1.13,
+          countryofOrigin: 'US',
+          HSTariffNumber: '610910',
+        },
+        {
+          itemDescription: 'Ceramic coffee mug',
+          itemQuantity: 2,
+          itemTotalValue: 17.98,
+          weightUOM: 'lb',
+          itemTotalWeight: 1.5,
+          countryofOrigin: 'CN',
+          HSTariffNumber: '69120048',
+        },
       ],
     });
     expect(res.value.carrier_shipment_id).toBe(`intl:${res.value.tracking_number}`);
@@ -473,27 +610,55 @@ describe('USPS driver against the fake USPS', () => {
       service_code: 'usps_priority_mail_international',
       ship_to: londonAddress,
       route: ukRoute,
-      customs: { ...ukCustomsWithItn, non_delivery: 'abandon', contents_type: 'other', contents_explanation: 'Trade show display', importer: { eori: 'GB123456789000' } },
+      customs: {
+        ...ukCustomsWithItn,
+        non_delivery: 'abandon',
+        contents_type: 'other',
+        contents_explanation: 'Trade show display',
+        importer: { eori: 'GB123456789000' },
+      },
     });
     expect(res.ok).toBe(true);
     const body = JSON.parse(api.fake.requests.find((r) => r.operation === 'intl_label')!.body);
     expect(body.packageDescription.packageOptions.nonDeliveryOption).toBe('ABANDON');
     expect(body.packageDescription.prepayDutiesTaxesFees).toBeUndefined();
-    expect(body.customsForm).toMatchObject({ customsContentType: 'OTHER', contentComments: 'Trade show display', AESITN: 'AES X20260302123456', importersReference: { referenceType: 'IMPORTER_CODE', reference: 'GB123456789000' } });
+    expect(body.customsForm).toMatchObject({
+      customsContentType: 'OTHER',
+      contentComments: 'Trade show display',
+      AESITN: 'AES X20260302123456',
+      importersReference: { referenceType: 'IMPORTER_CODE', reference: 'GB123456789000' },
+    });
     expectCleanExchange();
     api.fake.reset();
     const euros = { ...ukCustoms, items: ukCustoms.items.map((i) => ({ ...i, unit_value: { amount: i.unit_value.amount, currency: 'EUR' } })) };
-    const refused = await driver().purchase(ctx(), { ...purchase(), service_code: 'usps_priority_mail_international', ship_to: londonAddress, route: ukRoute, customs: euros });
+    const refused = await driver().purchase(ctx(), {
+      ...purchase(),
+      service_code: 'usps_priority_mail_international',
+      ship_to: londonAddress,
+      route: ukRoute,
+      customs: euros,
+    });
     expect(refused).toMatchObject({ ok: false, kind: 'rejected', messages: [{ carrier_code: 'customs_currency', field: 'customs.items' }] });
     expect(api.fake.requests).toHaveLength(0);
   });
 
   it('a military (APO) purchase with customs carries the domestic customs form; a domestic one carries none', async () => {
     const apo = { name: 'Sgt Pat Buyer', street1: 'Unit 2050 Box 4190', city: 'APO', state: 'AP', postal_code: '96278', country: 'US' };
-    const res = await driver().purchase(ctx(), { ...purchase(), service_code: 'usps_priority_mail', ship_to: apo, route: { ...US_ROUTE, military: true, noncontiguous: true }, customs: { ...ukCustoms, contents_type: 'gift' } });
+    const res = await driver().purchase(ctx(), {
+      ...purchase(),
+      service_code: 'usps_priority_mail',
+      ship_to: apo,
+      route: { ...US_ROUTE, military: true, noncontiguous: true },
+      customs: { ...ukCustoms, contents_type: 'gift' },
+    });
     expect(res.ok).toBe(true);
     const body = JSON.parse(api.fake.requests.find((r) => r.operation === 'label')!.body);
-    expect(body.customsForm).toMatchObject({ customsContentType: 'GIFT', AESITN: 'NO EEI 30.37(a)', importersReference: 'GB123456789', contents: [{ itemDescription: 'Cotton T-shirt' }, { itemDescription: 'Ceramic coffee mug' }] });
+    expect(body.customsForm).toMatchObject({
+      customsContentType: 'GIFT',
+      AESITN: 'NO EEI 30.37(a)',
+      importersReference: 'GB123456789',
+      contents: [{ itemDescription: 'Cotton T-shirt' }, { itemDescription: 'Ceramic coffee mug' }],
+    });
     expectCleanExchange();
     api.fake.reset();
     await driver().purchase(ctx(), purchase());
@@ -502,7 +667,14 @@ describe('USPS driver against the fake USPS', () => {
 
   it('a return label: the return endpoint in the return mail class, the customer to the merchant; voided like any label; international returns refused', async () => {
     const c = ctx();
-    const res = await driver().purchase(c, { ...purchase(), service_code: 'usps_priority_mail', ship_from: to, ship_to: from, residential: false, is_return: true });
+    const res = await driver().purchase(c, {
+      ...purchase(),
+      service_code: 'usps_priority_mail',
+      ship_from: to,
+      ship_to: from,
+      residential: false,
+      is_return: true,
+    });
     expect(res.ok).toBe(true);
     if (!res.ok) return;
     const sent = api.fake.requests.find((r) => r.operation === 'return_label')!;
@@ -516,7 +688,13 @@ describe('USPS driver against the fake USPS', () => {
     expect(await driver().void(c, { carrier_shipment_id: res.value.carrier_shipment_id })).toEqual({ ok: true, value: { voided: true } });
     expectCleanExchange();
     api.fake.reset();
-    const intl = await driver().purchase(ctx(), { ...purchase(), service_code: 'usps_priority_mail', ship_from: londonAddress, ship_to: from, is_return: true });
+    const intl = await driver().purchase(ctx(), {
+      ...purchase(),
+      service_code: 'usps_priority_mail',
+      ship_from: londonAddress,
+      ship_to: from,
+      is_return: true,
+    });
     expect(intl).toMatchObject({ ok: false, kind: 'rejected', messages: [{ carrier_code: 'return_not_domestic' }] });
     expect(api.fake.requests).toHaveLength(0);
   });
@@ -528,7 +706,7 @@ describe('USPS driver against the fake USPS', () => {
       shipments: numbers.map((n) => ({ tracking_number: n, carrier_shipment_id: n, service_code: 'usps_ground_advantage' })),
     });
 
-    it('links the day\'s labels on one PS Form 5630: its number, the PDF, and a label USPS left off in rejected', async () => {
+    it("links the day's labels on one PS Form 5630: its number, the PDF, and a label USPS left off in rejected", async () => {
       const c = ctx();
       const a = await driver().purchase(c, purchase());
       const b = await driver().purchase(c, { ...purchase(), reference: 'shp_01SECONDLABEL' });
@@ -546,7 +724,15 @@ describe('USPS driver against the fake USPS', () => {
         entryFacilityZIPCode: '21093',
         destinationEntryFacilityType: 'NONE',
         shipment: { trackingNumbers: [a.value.tracking_number, b.value.tracking_number, '9200190999990000000001'] },
-        fromAddress: { firstName: 'Dock', lastName: 'Lead', firm: 'Acme Widgets', streetAddress: '12 Main St', city: 'Timonium', state: 'MD', ZIPCode: '21093' },
+        fromAddress: {
+          firstName: 'Dock',
+          lastName: 'Lead',
+          firm: 'Acme Widgets',
+          streetAddress: '12 Main St',
+          city: 'Timonium',
+          state: 'MD',
+          ZIPCode: '21093',
+        },
       });
       const [formNumber, onForm] = [...api.fake.scanForms.entries()][0];
       expect(onForm).toEqual([a.value.tracking_number, b.value.tracking_number]);
@@ -574,15 +760,25 @@ describe('USPS driver against the fake USPS', () => {
       if (!a.ok) throw new Error('purchase failed');
       expect((await driver().manifest!(c, manifestOf([a.value.tracking_number]))).ok).toBe(true);
       const again = await driver().manifest!(c, manifestOf([a.value.tracking_number]));
-      expect(again).toMatchObject({ ok: false, kind: 'rejected', messages: [{ carrier_code: 'SCF-001', message: expect.stringContaining('None of the tracking numbers') }] });
+      expect(again).toMatchObject({
+        ok: false,
+        kind: 'rejected',
+        messages: [{ carrier_code: 'SCF-001', message: expect.stringContaining('None of the tracking numbers') }],
+      });
       expectCleanExchange();
     });
 
-    it("every label of a multi-package shipment goes on the form (the shipment id lists them)", async () => {
+    it('every label of a multi-package shipment goes on the form (the shipment id lists them)', async () => {
       const c = ctx();
       const multi = await driver().purchase(c, { ...purchase(), parcels: [parcel, parcel] });
       if (!multi.ok) throw new Error('purchase failed');
-      const res = await driver().manifest!(c, { ship_date: '2026-03-02', address: from, shipments: [{ tracking_number: multi.value.tracking_number, carrier_shipment_id: multi.value.carrier_shipment_id, service_code: 'usps_ground_advantage' }] });
+      const res = await driver().manifest!(c, {
+        ship_date: '2026-03-02',
+        address: from,
+        shipments: [
+          { tracking_number: multi.value.tracking_number, carrier_shipment_id: multi.value.carrier_shipment_id, service_code: 'usps_ground_advantage' },
+        ],
+      });
       expect(res.ok && res.value.rejected).toEqual([]);
       const sent = JSON.parse(api.fake.requests.find((r) => r.operation === 'scan_form')!.body);
       expect(sent.shipment.trackingNumbers).toEqual(multi.value.packages.map((p) => p.tracking_number));
@@ -592,12 +788,25 @@ describe('USPS driver against the fake USPS', () => {
     it('a JSON answer (SCANForm) is read as well as the multipart one', async () => {
       api.fake.queue('scan_form', {
         body: {
-          SCANFormMetaData: { mailingDate: '2026-03-02', entryFacilityZIPCode: '21093', destinationEntryFacilityType: 'NONE', manifestNumber: '92750901234567890123456789', trackingNumbers: ['9200190999990000000001'] },
+          SCANFormMetaData: {
+            mailingDate: '2026-03-02',
+            entryFacilityZIPCode: '21093',
+            destinationEntryFacilityType: 'NONE',
+            manifestNumber: '92750901234567890123456789',
+            trackingNumbers: ['9200190999990000000001'],
+          },
           SCANFormImage: FAKE_SCAN_FORM.toString('base64'),
         },
       });
       const res = await driver().manifest!(ctx(), manifestOf(['9200190999990000000001']));
-      expect(res).toEqual({ ok: true, value: { carrier_manifest_id: '92750901234567890123456789', document: { type: 'scan_form', artifact: { format: 'PDF', mime: 'application/pdf', bytes: FAKE_SCAN_FORM } }, rejected: [] } });
+      expect(res).toEqual({
+        ok: true,
+        value: {
+          carrier_manifest_id: '92750901234567890123456789',
+          document: { type: 'scan_form', artifact: { format: 'PDF', mime: 'application/pdf', bytes: FAKE_SCAN_FORM } },
+          rejected: [],
+        },
+      });
       expectCleanExchange();
     });
 
@@ -622,7 +831,13 @@ describe('USPS driver against the fake USPS', () => {
     expect(api.fake.requests.find((r) => r.operation === 'track')!.path).toBe('/tracking/v3/tracking/9200190999999999999999?expand=DETAIL');
     expect(res.ok).toBe(true);
     if (!res.ok) return;
-    expect(res.value).toMatchObject({ status: 'delivered', status_detail: 'delivered', delivered_at: '2026-03-05T18:12:00.000Z', estimated_delivery_date: '2026-03-05', carrier_status_code: '01' });
+    expect(res.value).toMatchObject({
+      status: 'delivered',
+      status_detail: 'delivered',
+      delivered_at: '2026-03-05T18:12:00.000Z',
+      estimated_delivery_date: '2026-03-05',
+      carrier_status_code: '01',
+    });
     expect(res.value.events.map((e) => [e.status, e.carrier_status_code])).toEqual([
       ['pre_transit', 'GX'],
       ['in_transit', '03'],
@@ -631,15 +846,24 @@ describe('USPS driver against the fake USPS', () => {
       ['out_for_delivery', 'OF'],
       ['delivered', '01'],
     ]);
-    expect(res.value.events[1]).toMatchObject({ occurred_at: '2026-03-02T21:31:00.000Z', milestone: 'picked_up', location: { city: 'TIMONIUM', state: 'MD', postal_code: '21093', country: 'US' } });
+    expect(res.value.events[1]).toMatchObject({
+      occurred_at: '2026-03-02T21:31:00.000Z',
+      milestone: 'picked_up',
+      location: { city: 'TIMONIUM', state: 'MD', postal_code: '21093', country: 'US' },
+    });
     expectCleanExchange();
   });
 
   it('validates an address: standardised (corrected), secondary missing (unverified), not found (invalid)', async () => {
     const res = await driver().validateAddress(ctx(), { ...to, company: 'Acme Widgets' });
     const sent = api.fake.requests.find((r) => r.operation === 'address')!;
-    expect(sent.path).toBe('/addresses/v3/address?firm=Acme+Widgets&streetAddress=100+Peachtree+Pkwy&secondaryAddress=Apt+4&city=Alpharetta&state=GA&ZIPCode=30005&ZIPPlus4=1234');
-    expect(res).toMatchObject({ ok: true, value: { status: 'verified', residential: 'yes', normalized: { street1: '100 PEACHTREE PKWY', street2: 'APT 4', postal_code: '30005-1234' } } });
+    expect(sent.path).toBe(
+      '/addresses/v3/address?firm=Acme+Widgets&streetAddress=100+Peachtree+Pkwy&secondaryAddress=Apt+4&city=Alpharetta&state=GA&ZIPCode=30005&ZIPPlus4=1234',
+    );
+    expect(res).toMatchObject({
+      ok: true,
+      value: { status: 'verified', residential: 'yes', normalized: { street1: '100 PEACHTREE PKWY', street2: 'APT 4', postal_code: '30005-1234' } },
+    });
     const noApt = await driver().validateAddress(ctx(), { ...to, street2: undefined, postal_code: '30005' });
     expect(noApt).toMatchObject({ ok: true, value: { status: 'unverified', messages: [{ code: 'usps_32' }] } });
     const none = await driver().validateAddress(ctx(), { ...to, street1: '999 Nowhere Rd' });
@@ -665,7 +889,13 @@ describe('USPS driver against the fake USPS', () => {
     const sent = JSON.parse(api.fake.requests.find((r) => r.operation === 'pickup')!.body);
     expect(sent).toEqual({
       pickupDate: '2026-03-03',
-      pickupAddress: { firstName: 'Dock', lastName: 'Lead', firm: 'Acme Widgets', address: { streetAddress: '12 Main St', city: 'Timonium', state: 'MD', ZIPCode: '21093' }, contact: [{ cellNumber: '4105550100' }] },
+      pickupAddress: {
+        firstName: 'Dock',
+        lastName: 'Lead',
+        firm: 'Acme Widgets',
+        address: { streetAddress: '12 Main St', city: 'Timonium', state: 'MD', ZIPCode: '21093' },
+        contact: [{ cellNumber: '4105550100' }],
+      },
       packages: [{ packageType: 'USPS_GROUND_ADVANTAGE', packageCount: 3 }],
       estimatedWeight: 8,
       pickupLocation: { packageLocation: 'OTHER', specialInstructions: 'Loading dock at the back' },

@@ -128,7 +128,10 @@ export class UspsApiDriver implements CarrierApiDriver {
 
   private creds(ctx: ApiCallContext): UspsCredentials {
     const creds = readUspsCredentials(ctx.account.credentials);
-    if (!creds) throw new CredentialsRefused([{ code: 'carrier_account_invalid', carrier_code: 'missing_credentials', message: 'client_id and client_secret are required' }]);
+    if (!creds)
+      throw new CredentialsRefused([
+        { code: 'carrier_account_invalid', carrier_code: 'missing_credentials', message: 'client_id and client_secret are required' },
+      ]);
     return creds;
   }
 
@@ -249,7 +252,11 @@ export class UspsApiDriver implements CarrierApiDriver {
    * call sent once more with a fresh one. That re-send is safe even for a purchase: USPS
    * refused before doing anything, and the purchase carries its idempotency key.
    */
-  private async withPaymentToken<T>(ctx: ApiCallContext, build: (token: string) => Call, parse: (res: CarrierHttpResponse) => DriverResult<T>): Promise<DriverResult<T>> {
+  private async withPaymentToken<T>(
+    ctx: ApiCallContext,
+    build: (token: string) => Call,
+    parse: (res: CarrierHttpResponse) => DriverResult<T>,
+  ): Promise<DriverResult<T>> {
     for (let attempt = 1; ; attempt++) {
       let token = '';
       let refusedWith = 0;
@@ -278,7 +285,10 @@ export class UspsApiDriver implements CarrierApiDriver {
     if (!json) {
       // Not a US domestic lane, or no domestic service asked for: nothing to ask USPS.
       const codes = request.service_codes ?? USPS_SERVICES.filter((s) => s.domestic).map((s) => s.ours);
-      return Promise.resolve({ ok: true, value: { rates: [], unavailable: codes.map((service_code) => ({ service_code, reason: 'not_offered_by_carrier' })) } });
+      return Promise.resolve({
+        ok: true,
+        value: { rates: [], unavailable: codes.map((service_code) => ({ service_code, reason: 'not_offered_by_carrier' })) },
+      });
     }
     return this.run(ctx, { operation: 'rates', method: 'POST', path: TOTAL_RATES_PATH, json, idempotent: true }, (res) => {
       const parsed = parseRateResponse(parseJson(SLUG, res, true), request);
@@ -298,10 +308,12 @@ export class UspsApiDriver implements CarrierApiDriver {
     if (!mailClass) return reject('unknown_service', `USPS has no service ${request.service_code}`, 'service_code');
     const international = request.ship_to.country.toUpperCase() !== 'US';
     if (request.is_return) {
-      if (international || request.ship_from.country.toUpperCase() !== 'US') return reject('return_not_domestic', 'USPS return labels are for domestic returns only', 'ship_from.country');
+      if (international || request.ship_from.country.toUpperCase() !== 'US')
+        return reject('return_not_domestic', 'USPS return labels are for domestic returns only', 'ship_from.country');
       if (!USPS_RETURN_MAIL_CLASSES[mailClass]) return reject('no_return_service', `USPS has no return service for ${request.service_code}`, 'service_code');
     }
-    if (international && !this.options.customsForm && !request.customs?.items.length) return reject('customs_required', 'USPS international labels need customs data (customsForm)', 'customs');
+    if (international && !this.options.customsForm && !request.customs?.items.length)
+      return reject('customs_required', 'USPS international labels need customs data (customsForm)', 'customs');
     const problem = request.customs?.items.length ? uspsCustomsProblem(request.customs) : null;
     if (problem) return reject(problem.carrier_code, problem.message, problem.field);
     const parcels = request.parcels?.length ? request.parcels : [request.parcel];
@@ -310,7 +322,10 @@ export class UspsApiDriver implements CarrierApiDriver {
     for (const [i, parcel] of parcels.entries()) {
       let result: DriverResult<ApiPurchaseResult>;
       try {
-        result = await this.buyLabel(ctx, { ...request, parcel, parcels: undefined, reference: `${request.reference}#${i + 1}` }, mailClass, international, { packageNumber: i + 1, totalPackages: parcels.length });
+        result = await this.buyLabel(ctx, { ...request, parcel, parcels: undefined, reference: `${request.reference}#${i + 1}` }, mailClass, international, {
+          packageNumber: i + 1,
+          totalPackages: parcels.length,
+        });
       } catch (err) {
         await this.compensate(ctx, bought);
         throw err;
@@ -329,7 +344,13 @@ export class UspsApiDriver implements CarrierApiDriver {
     for (const b of bought) await this.void(ctx, { carrier_shipment_id: b.carrier_shipment_id }).catch(() => undefined);
   }
 
-  private buyLabel(ctx: ApiCallContext, request: ApiPurchaseRequest, mailClass: string, international: boolean, piece?: PackageCount): Promise<DriverResult<ApiPurchaseResult>> {
+  private buyLabel(
+    ctx: ApiCallContext,
+    request: ApiPurchaseRequest,
+    mailClass: string,
+    international: boolean,
+    piece?: PackageCount,
+  ): Promise<DriverResult<ApiPurchaseResult>> {
     const returnClass = request.is_return ? USPS_RETURN_MAIL_CLASSES[mailClass] : undefined;
     const json = international
       ? buildInternationalLabelRequest(request, mailClass, this.options.customsForm ?? customsFormFromRequest)
@@ -453,15 +474,11 @@ export class UspsApiDriver implements CarrierApiDriver {
     if (request.shipments.length === 0) return reject('no_shipments', 'A SCAN form needs at least one label', 'shipments');
     const json = buildScanFormRequest(request);
     if (!json) return reject('invalid_entry_zip', 'A SCAN form needs the 5-digit ZIP Code of the entry facility (the origin address)', 'address.postal_code');
-    return this.run(
-      ctx,
-      { operation: 'manifest', method: 'POST', path: SCAN_FORM_PATH, json, idempotent: false },
-      (res) => {
-        const parsed = parseScanFormResponse(res.body, res.headers['content-type'], manifestTrackingNumbers(request));
-        if (!parsed) throw malformed('manifest', res, false);
-        return { ok: true, value: parsed };
-      },
-    );
+    return this.run(ctx, { operation: 'manifest', method: 'POST', path: SCAN_FORM_PATH, json, idempotent: false }, (res) => {
+      const parsed = parseScanFormResponse(res.body, res.headers['content-type'], manifestTrackingNumbers(request));
+      if (!parsed) throw malformed('manifest', res, false);
+      return { ok: true, value: parsed };
+    });
   }
 
   schedulePickup(ctx: ApiCallContext, request: ApiPickupRequest) {

@@ -184,7 +184,13 @@ export function rateFromMetadata(m: Json, mailClass: string): ApiRate | null {
 }
 
 /** Null when the answer lacks a tracking number or a readable label. */
-export function parseLabelResponse(body: string, contentType: string | undefined, req: ApiPurchaseRequest, mailClass: string, idPrefix = ''): ApiPurchaseResult | null {
+export function parseLabelResponse(
+  body: string,
+  contentType: string | undefined,
+  req: ApiPurchaseRequest,
+  mailClass: string,
+  idPrefix = '',
+): ApiPurchaseResult | null {
   const parts = readLabelParts(body, contentType, req.label_image);
   if (!parts) return null;
   const tracking = str(parts.metadata.trackingNumber);

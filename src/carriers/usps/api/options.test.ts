@@ -15,7 +15,13 @@ const to = { name: 'Pat Buyer', street1: '100 Peachtree Pkwy', city: 'Alpharetta
 const parcel = { weight_oz: 40, length_in: 12, width_in: 9, height_in: 4 };
 const request = { ship_from: SHIP_FROM, ship_to: to, parcel, ship_date: '2026-03-02', residential: true, route: US_ROUTE };
 const rate = (options: Partial<ShipmentOptions>) => withOptions(request, options);
-const buy = (options: Partial<ShipmentOptions>): ApiPurchaseRequest => ({ ...rate(options), service_code: 'usps_ground_advantage', reference: `shp_01OPTIONS${api.accounts}`, purchased_at: '2026-03-02T15:00:00.000Z', label_image: 'PDF' });
+const buy = (options: Partial<ShipmentOptions>): ApiPurchaseRequest => ({
+  ...rate(options),
+  service_code: 'usps_ground_advantage',
+  reference: `shp_01OPTIONS${api.accounts}`,
+  purchased_at: '2026-03-02T15:00:00.000Z',
+  label_image: 'PDF',
+});
 const cents = (code: number) => Math.round(FAKE_USPS_EXTRA_SERVICES[code].price * 100);
 const sent = (op: 'rates' | 'label') => {
   if (op === 'rates') return api.fake.lastBody(op);
@@ -33,10 +39,12 @@ describe('USPS api driver: shipment options', () => {
     if (!plain.ok || !res.ok) return;
     expect(sent('rates')).toMatchObject({ extraServices: [921, 930], itemValue: 250 });
     const ground = res.value.rates.find((r) => r.service_code === 'usps_ground_advantage')!;
-    expect(ground.surcharges).toEqual(expect.arrayContaining([
-      { code: 'signature', amount: { amount: cents(921), currency: 'USD' } },
-      { code: 'insurance', amount: { amount: cents(930), currency: 'USD' } },
-    ]));
+    expect(ground.surcharges).toEqual(
+      expect.arrayContaining([
+        { code: 'signature', amount: { amount: cents(921), currency: 'USD' } },
+        { code: 'insurance', amount: { amount: cents(930), currency: 'USD' } },
+      ]),
+    );
     const plainGround = plain.value.rates.find((r) => r.service_code === 'usps_ground_advantage')!;
     expect(ground.price.amount - plainGround.price.amount).toBe(cents(921) + cents(930));
     expect(api.fake.violations).toEqual([]);
@@ -48,10 +56,12 @@ describe('USPS api driver: shipment options', () => {
     const description = sent('label').packageDescription;
     expect(description).toMatchObject({ extraServices: [922, 931], physicalSignatureRequired: true, packageOptions: { packageValue: 800 } });
     if (res.ok) {
-      expect(res.value.rate?.surcharges).toEqual(expect.arrayContaining([
-        { code: 'adult_signature', amount: { amount: cents(922), currency: 'USD' } },
-        { code: 'insurance', amount: { amount: cents(931), currency: 'USD' } },
-      ]));
+      expect(res.value.rate?.surcharges).toEqual(
+        expect.arrayContaining([
+          { code: 'adult_signature', amount: { amount: cents(922), currency: 'USD' } },
+          { code: 'insurance', amount: { amount: cents(931), currency: 'USD' } },
+        ]),
+      );
     }
     expect(api.fake.violations).toEqual([]);
   });
@@ -79,7 +89,25 @@ describe('USPS api driver: shipment options', () => {
   });
 
   it("USPS refusing an option is a rejection with USPS's message", async () => {
-    api.fake.queue('label', { status: 400, body: { apiVersion: 'v3', error: { code: '400', message: 'Extra service not allowed.', errors: [{ status: '400', code: '020117', title: 'Extra service not allowed', detail: 'Extra service 922 is not available with the mail class.', source: { parameter: 'packageDescription.extraServices' } }] } } });
+    api.fake.queue('label', {
+      status: 400,
+      body: {
+        apiVersion: 'v3',
+        error: {
+          code: '400',
+          message: 'Extra service not allowed.',
+          errors: [
+            {
+              status: '400',
+              code: '020117',
+              title: 'Extra service not allowed',
+              detail: 'Extra service 922 is not available with the mail class.',
+              source: { parameter: 'packageDescription.extraServices' },
+            },
+          ],
+        },
+      },
+    });
     const res = await createUspsApiDriver(api.http).purchase(ctx(), buy({ signature: 'adult' }));
     expect(res.ok).toBe(false);
     if (!res.ok) {

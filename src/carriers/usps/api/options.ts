@@ -53,7 +53,10 @@ export function needsSignatureField(codes: readonly number[]): boolean {
  * (not printed). A label with a customs form takes two references at most.
  */
 export function labelReferences(options: ShipmentOptions | undefined, shipmentId: string, withCustomsForm: boolean): Json[] {
-  const printed = (options?.references ?? []).map((r) => clip(r, 30)).filter((r): r is string => !!r).map((referenceNumber) => ({ referenceNumber, printReferenceNumber: true }));
+  const printed = (options?.references ?? [])
+    .map((r) => clip(r, 30))
+    .filter((r): r is string => !!r)
+    .map((referenceNumber) => ({ referenceNumber, printReferenceNumber: true }));
   const ours = { referenceNumber: clip(shipmentId, 30) ?? shipmentId.slice(0, 30), printReferenceNumber: false };
   return [...printed, ours].slice(0, withCustomsForm ? 2 : 4);
 }

@@ -55,7 +55,8 @@ describe('multipart label answers', () => {
   });
 
   it('without a boundary in the header, the first delimiter line is the boundary; unnamed parts go by order and type', () => {
-    const body = '--B1\nContent-type: application/json\n\n{"trackingNumber":"92"}\n--B1\nFile Name: label.zpl\nContent-Type: application/octet-stream\n\nXlhBXlha\n--B1--\n';
+    const body =
+      '--B1\nContent-type: application/json\n\n{"trackingNumber":"92"}\n--B1\nFile Name: label.zpl\nContent-Type: application/octet-stream\n\nXlhBXlha\n--B1--\n';
     const label = readLabelParts(body, undefined, 'ZPL')!;
     expect(label.metadata.trackingNumber).toBe('92');
     expect(label.label.format).toBe('ZPL');
@@ -65,19 +66,30 @@ describe('multipart label answers', () => {
   it('refuses what is not a multipart label: no delimiter, no image, an image that is not base64', () => {
     expect(parseMultipart('{"trackingNumber":"92"}')).toBeNull();
     expect(readLabelParts('--B\nContent-Type: application/json\n\n{"a":1}\n--B--\n', undefined, 'PDF')).toBeNull();
-    expect(readLabelParts('--B\nContent-Type: application/json\n\n{"a":1}\n--B\nContent-Type: application/pdf\n\n%%% not base64 %%%\n--B--\n', undefined, 'PDF')).toBeNull();
+    expect(
+      readLabelParts('--B\nContent-Type: application/json\n\n{"a":1}\n--B\nContent-Type: application/pdf\n\n%%% not base64 %%%\n--B--\n', undefined, 'PDF'),
+    ).toBeNull();
     expect(decodeBase64('')).toBeNull();
   });
 
-  it.runIf(existsSync(archived('domesticlabel-v3-response.json')))("reads USPS's own published label answer (2023 example: no Content-Disposition, `File Name:`, a gzip header to ignore)", () => {
-    const body = readFileSync(archived('domesticlabel-v3-response.json'), 'utf8');
-    const req = { label_image: 'PDF', reference: 'shp_1' } as ApiPurchaseRequest;
-    const parsed = parseLabelResponse(body, undefined, req, 'PRIORITY_MAIL')!;
-    expect(parsed.tracking_number).toBe('9205590109769900012613');
-    expect(parsed.label.format).toBe('PDF');
-    expect(parsed.label.bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
-    expect(parsed.rate).toMatchObject({ service_code: 'usps_priority_mail', price: { amount: 764 }, zone: 1, business_days: 1, estimated_delivery_date: '2023-05-27' });
-  });
+  it.runIf(existsSync(archived('domesticlabel-v3-response.json')))(
+    "reads USPS's own published label answer (2023 example: no Content-Disposition, `File Name:`, a gzip header to ignore)",
+    () => {
+      const body = readFileSync(archived('domesticlabel-v3-response.json'), 'utf8');
+      const req = { label_image: 'PDF', reference: 'shp_1' } as ApiPurchaseRequest;
+      const parsed = parseLabelResponse(body, undefined, req, 'PRIORITY_MAIL')!;
+      expect(parsed.tracking_number).toBe('9205590109769900012613');
+      expect(parsed.label.format).toBe('PDF');
+      expect(parsed.label.bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+      expect(parsed.rate).toMatchObject({
+        service_code: 'usps_priority_mail',
+        price: { amount: 764 },
+        zone: 1,
+        business_days: 1,
+        estimated_delivery_date: '2023-05-27',
+      });
+    },
+  );
 });
 
 describe('units', () => {
@@ -104,7 +116,10 @@ describe('units', () => {
   });
 
   it('prices and labels a parcel the same way: machinable within 22 × 18 × 15 in and 25 lb, else nonstandard', () => {
-    expect(packageCharacteristics({ weight_oz: 40, length_in: 12, width_in: 18, height_in: 15 })).toEqual({ rateIndicator: 'SP', processingCategory: 'MACHINABLE' });
+    expect(packageCharacteristics({ weight_oz: 40, length_in: 12, width_in: 18, height_in: 15 })).toEqual({
+      rateIndicator: 'SP',
+      processingCategory: 'MACHINABLE',
+    });
     expect(packageCharacteristics({ weight_oz: 40, length_in: 23, width_in: 5, height_in: 5 }).processingCategory).toBe('NONSTANDARD');
     expect(packageCharacteristics({ weight_oz: 401, length_in: 10, width_in: 5, height_in: 5 }).processingCategory).toBe('NONSTANDARD');
   });
@@ -125,7 +140,18 @@ describe('units', () => {
 });
 
 describe('builders', () => {
-  const route = { domestic: true, origin_country: 'US', destination_country: 'US', distance_miles: 1, ground_zone: 1, international_group: null, international_zone: null, territory: false, military: false, noncontiguous: false };
+  const route = {
+    domestic: true,
+    origin_country: 'US',
+    destination_country: 'US',
+    distance_miles: 1,
+    ground_zone: 1,
+    international_group: null,
+    international_zone: null,
+    territory: false,
+    military: false,
+    noncontiguous: false,
+  };
   const from = { name: 'A B', street1: '1 Main St', city: 'Towson', state: 'MD', postal_code: '21204', country: 'US' };
   const parcel = { weight_oz: 10, length_in: 6, width_in: 4, height_in: 2 };
 
@@ -138,20 +164,49 @@ describe('builders', () => {
   });
 
   it('international labels: every field but customs, and nothing at all without the customs seam', () => {
-    const req = { ship_from: from, ship_to: { name: 'Jo', street1: '1 Rue', city: 'Paris', postal_code: '75001', country: 'FR' }, parcel, ship_date: '2026-03-02', residential: false, route, service_code: 'usps_first_class_international', reference: 'shp_1', purchased_at: '', label_image: 'PNG' } as ApiPurchaseRequest;
+    const req = {
+      ship_from: from,
+      ship_to: { name: 'Jo', street1: '1 Rue', city: 'Paris', postal_code: '75001', country: 'FR' },
+      parcel,
+      ship_date: '2026-03-02',
+      residential: false,
+      route,
+      service_code: 'usps_first_class_international',
+      reference: 'shp_1',
+      purchased_at: '',
+      label_image: 'PNG',
+    } as ApiPurchaseRequest;
     expect(buildInternationalLabelRequest(req, 'FIRST-CLASS_PACKAGE_INTERNATIONAL_SERVICE', null)).toBeNull();
     const built = buildInternationalLabelRequest(req, 'FIRST-CLASS_PACKAGE_INTERNATIONAL_SERVICE', () => ({ customsContentType: 'GIFT' }))!;
-    expect(built.toAddress).toEqual({ firstName: 'Jo', streetAddress: '1 Rue', city: 'Paris', postalCode: '75001', country: 'FRANCE', countryISOAlpha2Code: 'FR' });
+    expect(built.toAddress).toEqual({
+      firstName: 'Jo',
+      streetAddress: '1 Rue',
+      city: 'Paris',
+      postalCode: '75001',
+      country: 'FRANCE',
+      countryISOAlpha2Code: 'FR',
+    });
     // International labels come as PDF or ZPL only.
     expect(built.imageInfo).toEqual({ imageType: 'PDF', labelType: '4X6LABEL' });
     expect(built.customsForm).toEqual({ customsContentType: 'GIFT' });
   });
 
   it('pickup: refuses an address USPS could not reach anyone at; counts international pieces as INTERNATIONAL', () => {
-    const base = { pickup_date: '2026-03-03', ready_time: '0900', close_time: '1700', residential: false, pieces: [{ service_code: 'usps_priority_mail', quantity: 2, destination_country: 'DE' }] };
+    const base = {
+      pickup_date: '2026-03-03',
+      ready_time: '0900',
+      close_time: '1700',
+      residential: false,
+      pieces: [{ service_code: 'usps_priority_mail', quantity: 2, destination_country: 'DE' }],
+    };
     expect(buildPickupRequest({ ...base, address: from })).toEqual({ ok: false, field: 'address.phone', message: expect.any(String) });
     const ok = buildPickupRequest({ ...base, address: { ...from, email: 'dock@example.com' } });
-    expect(ok.ok && ok.body).toMatchObject({ packages: [{ packageType: 'INTERNATIONAL', packageCount: 2 }], estimatedWeight: 1, pickupLocation: { packageLocation: 'FRONT_DOOR' }, pickupAddress: { contact: [{ email: 'dock@example.com' }] } });
+    expect(ok.ok && ok.body).toMatchObject({
+      packages: [{ packageType: 'INTERNATIONAL', packageCount: 2 }],
+      estimatedWeight: 1,
+      pickupLocation: { packageLocation: 'FRONT_DOOR' },
+      pickupAddress: { contact: [{ email: 'dock@example.com' }] },
+    });
   });
 });
 
@@ -166,7 +221,15 @@ describe('parsers', () => {
     expect(fieldOf('toAddress.ZIPCode')).toBe('ship_to.postal_code');
     expect(fieldOf('packageDescription.weight')).toBe('parcel.weight_oz');
     expect(fieldOf('roles[0].CRID')).toBeUndefined();
-    expect(parseUspsErrors(400, { error: { code: '400', message: 'Bad', errors: [{ code: 'E1', detail: 'ZIP wrong', source: { parameter: 'fromAddress.ZIPCode' } }, { title: 'Only a title' }] } }).messages).toEqual([
+    expect(
+      parseUspsErrors(400, {
+        error: {
+          code: '400',
+          message: 'Bad',
+          errors: [{ code: 'E1', detail: 'ZIP wrong', source: { parameter: 'fromAddress.ZIPCode' } }, { title: 'Only a title' }],
+        },
+      }).messages,
+    ).toEqual([
       { code: 'carrier_rejected', carrier_code: 'E1', message: 'ZIP wrong', field: 'ship_from.postal_code' },
       { code: 'carrier_rejected', carrier_code: '400', message: 'Only a title' },
     ]);
@@ -195,16 +258,31 @@ describe('parsers', () => {
 
   it('addresses: an undeliverable point is invalid; a changed ZIP+4 is corrected; a business is not residential', () => {
     const original = { street1: '1 main street', city: 'Towson', state: 'MD', postal_code: '21204', country: 'US' };
-    const answer = (dpv: string, business = 'Y') => ({ address: { streetAddress: '1 MAIN ST', city: 'TOWSON', state: 'MD', ZIPCode: '21204', ZIPPlus4: '4512' }, additionalInfo: { DPVConfirmation: dpv, business } });
+    const answer = (dpv: string, business = 'Y') => ({
+      address: { streetAddress: '1 MAIN ST', city: 'TOWSON', state: 'MD', ZIPCode: '21204', ZIPPlus4: '4512' },
+      additionalInfo: { DPVConfirmation: dpv, business },
+    });
     expect(parseAddressResponse(answer('N'), original)).toMatchObject({ status: 'invalid', messages: [{ code: 'address_not_deliverable' }] });
-    expect(parseAddressResponse(answer('Y'), original)).toMatchObject({ status: 'corrected', residential: 'no', normalized: { postal_code: '21204-4512', street1: '1 MAIN ST' } });
+    expect(parseAddressResponse(answer('Y'), original)).toMatchObject({
+      status: 'corrected',
+      residential: 'no',
+      normalized: { postal_code: '21204-4512', street1: '1 MAIN ST' },
+    });
     expect(parseAddressResponse({}, original)).toBeNull();
   });
 });
 
 describe('credentials schema', () => {
   const validate = new Ajv2020({ strict: false }).compile(uspsCredentialsSchema);
-  const good = { client_id: 'id', client_secret: 's', crid: '56982563', mid: '904128936', manifest_mid: '904128937', payment_account_number: '1000405525', payment_account_type: 'EPS' };
+  const good = {
+    client_id: 'id',
+    client_secret: 's',
+    crid: '56982563',
+    mid: '904128936',
+    manifest_mid: '904128937',
+    payment_account_number: '1000405525',
+    payment_account_type: 'EPS',
+  };
 
   it('is JSON Schema 2020-12 with the secret and the payment account write-only', () => {
     expect(uspsCredentialsSchema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');

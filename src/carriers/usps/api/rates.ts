@@ -151,7 +151,10 @@ export function parseRateResponse(body: unknown, req: ApiRateRequest): ApiRateRe
   const parcel = parcels.reduce((a, b) => (b.weight_oz > a.weight_oz ? b : a));
   const wanted = packageCharacteristics(parcel);
   const byClass = new Map<string, Option>();
-  const options = root.rateOptions.map(obj).map(optionOf).filter((o): o is Option => o !== null);
+  const options = root.rateOptions
+    .map(obj)
+    .map(optionOf)
+    .filter((o): o is Option => o !== null);
   // A flat-rate package: its flat-rate classes are priced by its rate indicator alone (units.ts flatRateShape).
   const flatClasses = new Set<string>();
   for (const o of options) {

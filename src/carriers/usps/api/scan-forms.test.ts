@@ -21,7 +21,11 @@ describe('USPS SCAN form parser', () => {
   });
 
   it('reads the vendor answer (flat metadata beside SCANFormImage); without a list of numbers, nothing is rejected', () => {
-    const res = parseScanFormResponse(JSON.stringify({ manifestNumber: 'EFN1', SCANFormImage: Buffer.from('%PDF-1.4 x').toString('base64') }), 'application/vnd.usps.labels+json', ['1']);
+    const res = parseScanFormResponse(
+      JSON.stringify({ manifestNumber: 'EFN1', SCANFormImage: Buffer.from('%PDF-1.4 x').toString('base64') }),
+      'application/vnd.usps.labels+json',
+      ['1'],
+    );
     expect(res).toMatchObject({ carrier_manifest_id: 'EFN1', document: { type: 'scan_form' }, rejected: [] });
     expect(parseScanFormResponse('not json', 'application/json', [])).toBeNull();
   });
@@ -46,7 +50,9 @@ describe('USPS customs helpers', () => {
     expect(uspsAesItn(ukCustoms)).toBe('NO EEI 30.37(a)');
     expect(uspsAesItn({ ...ukCustoms, aes_itn: 'X20260302123456' })).toBe('AES X20260302123456');
     expect(uspsCustomsProblem(ukCustoms)).toBeNull();
-    expect(uspsCustomsProblem({ ...ukCustoms, items: [{ ...ukCustoms.items[0], unit_value: { amount: 1, currency: 'CAD' } }] })?.carrier_code).toBe('customs_currency');
+    expect(uspsCustomsProblem({ ...ukCustoms, items: [{ ...ukCustoms.items[0], unit_value: { amount: 1, currency: 'CAD' } }] })?.carrier_code).toBe(
+      'customs_currency',
+    );
     expect(uspsCustomsProblem({ ...ukCustoms, items: Array.from({ length: 31 }, () => ukCustoms.items[0]) })?.carrier_code).toBe('customs_too_many_items');
   });
 });

@@ -13,8 +13,7 @@ import { domesticAddress } from './wire.js';
 export const SCAN_FORM_PATH = '/scan-forms/v3/scan-form';
 
 /** The message a tracking number USPS left off the form carries. */
-export const LEFT_OFF_MESSAGE =
-  'USPS left this label off the SCAN form (not eligible: voided, already on a form, or another mailing date or entry ZIP Code)';
+export const LEFT_OFF_MESSAGE = 'USPS left this label off the SCAN form (not eligible: voided, already on a form, or another mailing date or entry ZIP Code)';
 
 /** USPS tracking numbers as we keep them may hold spaces (`9200 1909 …`); USPS lists them without. */
 export function compactTracking(n: string): string {
@@ -105,9 +104,12 @@ export function parseScanFormResponse(body: string, contentType: string | undefi
   }
   const image = imageOf(imagePart, imageB64);
   if (!metadata && !image) return null;
-  const listed = metadata && Array.isArray(metadata.trackingNumbers) ? new Set(asList<string>(metadata.trackingNumbers).map((n) => compactTracking(String(n)))) : null;
+  const listed =
+    metadata && Array.isArray(metadata.trackingNumbers) ? new Set(asList<string>(metadata.trackingNumbers).map((n) => compactTracking(String(n)))) : null;
   const rejected = listed
-    ? [...new Set(sent.map(compactTracking))].filter((n) => !listed.has(n)).map((n) => ({ tracking_number: n, message: LEFT_OFF_MESSAGE, carrier_code: 'not_on_scan_form' }))
+    ? [...new Set(sent.map(compactTracking))]
+        .filter((n) => !listed.has(n))
+        .map((n) => ({ tracking_number: n, message: LEFT_OFF_MESSAGE, carrier_code: 'not_on_scan_form' }))
     : [];
   return {
     carrier_manifest_id: metadata ? str(metadata.manifestNumber) : null,

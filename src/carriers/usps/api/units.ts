@@ -15,7 +15,12 @@ export const USPS_SERVICES: readonly { ours: string; usps: string; name: string;
   { ours: 'usps_ground_advantage', usps: 'USPS_GROUND_ADVANTAGE', name: 'USPS Ground Advantage', domestic: true },
   { ours: 'usps_priority_mail', usps: 'PRIORITY_MAIL', name: 'Priority Mail', domestic: true },
   { ours: 'usps_priority_mail_express', usps: 'PRIORITY_MAIL_EXPRESS', name: 'Priority Mail Express', domestic: true },
-  { ours: 'usps_first_class_international', usps: 'FIRST-CLASS_PACKAGE_INTERNATIONAL_SERVICE', name: 'First-Class Package International Service', domestic: false },
+  {
+    ours: 'usps_first_class_international',
+    usps: 'FIRST-CLASS_PACKAGE_INTERNATIONAL_SERVICE',
+    name: 'First-Class Package International Service',
+    domestic: false,
+  },
 ];
 
 const PREFIX = 'usps_';
