@@ -1,5 +1,4 @@
 import type { Updateable } from 'kysely';
-import type { CarrierRegistry } from '../../carriers/registry.js';
 import type { CarrierDefinition } from '../../carriers/types.js';
 import type { Deps } from '../../platform/deps.js';
 import type { Scope } from '../../platform/context.js';
@@ -10,6 +9,8 @@ import { iso, parseList } from '../../platform/http/wire.js';
 import { paginate, type Page } from '../../platform/http/pagination.js';
 import { recordEvent } from '../events/index.js';
 import type { SettingsService } from '../settings/index.js';
+import type { CarrierGateway } from '../carrier-accounts/index.js';
+import { scopeOf, trackRequest } from './shipments.tracking.js';
 import { shipmentStateError } from './shipments.states.js';
 import type { RefundStatus, ShipmentRow, ShipmentsTable } from './shipments.tables.js';
 
@@ -146,7 +147,7 @@ export async function recordRefundUpdated(trx: Executor, row: ShipmentRow): Prom
 export class Refunds {
   constructor(
     private readonly deps: Deps,
-    private readonly carriers: Promise<CarrierRegistry>,
+    private readonly gateway: CarrierGateway,
     private readonly settings: SettingsService,
   ) {}
 
@@ -185,11 +186,10 @@ export class Refunds {
    */
   async decide(shipmentId: string): Promise<boolean> {
     const now = this.deps.now();
-    const carriers = await this.carriers;
     return this.deps.db.transaction().execute(async (trx) => {
       const row = await trx.selectFrom('shipments').selectAll().where('id', '=', shipmentId).forUpdate().executeTakeFirst();
       if (!row || row.refund_status !== 'submitted' || !row.refund_decide_after || new Date(row.refund_decide_after).getTime() > now.getTime()) return false;
-      const outcome = await this.simulatedDecision(carriers.get(row.carrier), row, now);
+      const outcome = await this.reviewDecision(row, now);
       const decided = await trx
         .updateTable('shipments')
         .set({ refund_status: outcome.status, refund_reason: outcome.reason, refund_decided_at: now, refund_decide_after: null, updated_at: now })
@@ -201,20 +201,15 @@ export class Refunds {
     });
   }
 
-  /** The simulated carrier's decision: the label's tracking as of now; any carrier scan means it was used. */
-  private async simulatedDecision(carrier: CarrierDefinition | undefined, row: ShipmentRow, now: Date): Promise<{ status: RefundStatus; reason: string }> {
+  /**
+   * The carrier's review (a simulated carrier's, asked in process through the gateway while the
+   * row is locked): the label's tracking as of now; any carrier scan means it was used.
+   */
+  private async reviewDecision(row: ShipmentRow, now: Date): Promise<{ status: RefundStatus; reason: string }> {
     const refunded = { status: 'refunded' as const, reason: `The label was not used; ${refundedWhat(row)}.` };
-    if (!carrier?.adapter.track) return refunded;
-    const scans = await carrier.adapter.track({
-      tracking_number: row.tracking_number,
-      service_code: row.service_code,
-      purchased_at: new Date(row.purchased_at).toISOString(),
-      estimated_delivery_date: row.rate.delivery.estimated_delivery_date,
-      ship_from: { ...row.ship_from, postal_code: row.ship_from.postal_code ?? '' },
-      ship_to: { ...row.ship_to, postal_code: row.ship_to.postal_code ?? '' },
-      now: now.toISOString(),
-      sandbox: row.sandbox ?? undefined,
-    });
+    const target = this.gateway.inProcessTarget(row);
+    if (!target || !this.deps.carriers.get(row.carrier)?.capabilities.track) return refunded;
+    const scans = await this.gateway.call(scopeOf(row), target, undefined, (driver, ctx) => driver.track(ctx, trackRequest(row, row.tracking_number, now)));
     const scan = scans.events.find((e) => e.status !== 'pre_transit');
     if (scan)
       return {

@@ -85,7 +85,7 @@ export class ShipmentsService {
     this.tracking = new TrackingSync(deps, this.carriers, gateway, settings);
     this.trackingReads = new TrackingReader(() => this.lookup);
     this.purchases = new LabelPurchase(deps, settings, gateway, renderer, this.tracking, (scope, order) => this.originOf(scope, order));
-    this.refunds = new Refunds(deps, this.carriers, settings);
+    this.refunds = new Refunds(deps, gateway, settings);
     this.labelFiles = new LabelFiles(deps, this.carriers, renderer, async (scope, row) => {
       const order = await this.orders.getOrder(scope, row.order_id, { attachments: false }).catch(() => null);
       return order ? (order.external_id ?? order.id) : null;

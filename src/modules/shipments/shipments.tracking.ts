@@ -376,8 +376,8 @@ export async function deliverOrder(trx: Executor, scope: Scope, orderId: string,
   }
 }
 
-/** What a driver is asked to track: the number, and the journey's facts a simulated driver plays it from (a real carrier reads the number alone). */
-function trackRequest(row: ShipmentRow, trackingNumber: string, now: Date, piece?: number): TrackRequest {
+/** What a driver is asked to track (the sync, a refund's review): the number, and the journey's facts a simulated driver plays it from (a real carrier reads the number alone). */
+export function trackRequest(row: ShipmentRow, trackingNumber: string, now: Date, piece?: number): TrackRequest {
   return {
     tracking_number: trackingNumber,
     service_code: row.service_code,
