@@ -3,7 +3,7 @@ import { createIdentity, type Identity } from './modules/identity/index.js';
 import { settingsService, type SettingsService } from './modules/settings/index.js';
 import { OrdersService } from './modules/orders/index.js';
 import { OfficeRedeemService } from './modules/office-redeem/index.js';
-import { LabelPrints, ShipmentsEndOfDay, ShipmentsService } from './modules/shipments/index.js';
+import { LabelPrints, lazyRenderPool, renderThreads, ShipmentsEndOfDay, ShipmentsService } from './modules/shipments/index.js';
 import { ManifestsService } from './modules/manifests/index.js';
 import { PickupsService } from './modules/pickups/index.js';
 import { TrackersService } from './modules/trackers/index.js';
@@ -76,9 +76,11 @@ export function composeServices(deps: Deps, apiDrivers: ApiDriverCatalogue, chan
   // Rules rate an order through shipments (evaluate), and shipments choose through rules: the
   // closure is called only once both exist.
   const shippingRules: ShippingRulesService = new ShippingRulesService(deps, carrierGateway, (ctx, orderId) => shipments.rateOrder(ctx, orderId));
-  const shipments: ShipmentsService = new ShipmentsService(deps, orders, settings, carrierGateway, shippingRules);
+  // One set of render threads for every label the app renders (purchases, reprints, merged files).
+  const labelRenderer = lazyRenderPool({ threads: renderThreads(deps.database.engine) });
+  const shipments: ShipmentsService = new ShipmentsService(deps, orders, settings, carrierGateway, shippingRules, labelRenderer);
   const locations = new LocationsService(deps);
-  const labelPrints = new LabelPrints(deps, shipments, orders);
+  const labelPrints = new LabelPrints(deps, shipments, orders, labelRenderer);
   const batches = new BatchesService(deps, orders, shipments, locations, labelPrints);
   // End of day reaches shipments through what they expose for it (labels to list, the acceptance scan).
   const endOfDay = new ShipmentsEndOfDay(deps, shipments.tracking);

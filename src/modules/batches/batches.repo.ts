@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Scope } from '../../platform/context.js';
 import type { Executor } from '../../platform/db/types.js';
 import { inScope } from '../../platform/db/scope.js';
+import { precompiled } from '../../platform/db/precompiled.js';
 import type { BatchItemRow, BatchRow, BatchStatus, ItemError, ItemStatus, NewBatchItemRow, NewBatchRow } from './batches.tables.js';
 
 export interface Counts {
@@ -47,10 +48,41 @@ export async function pendingItemsInRange(executor: Executor, batchId: string, f
     .execute();
 }
 
+// An item's two statements of its own (its status before the work, its one move out of
+// pending) run for every item of a batch: compiled once, and named prepared statements (no
+// parse and plan per item; see nameStatement in platform/db/database.ts).
+const selectItemStatus = precompiled(
+  ['id'],
+  (db, v) =>
+    db
+      .selectFrom('batch_items')
+      .select('status')
+      .where('id', '=', v.id as string),
+  { statement: 'batches.item_status' },
+);
+
 export async function itemStatus(executor: Executor, itemId: string): Promise<ItemStatus | undefined> {
-  const row = await executor.selectFrom('batch_items').select('status').where('id', '=', itemId).executeTakeFirst();
+  const [row] = await selectItemStatus(executor, { id: itemId });
   return row?.status;
 }
+
+const finishPendingItem = precompiled(
+  ['status', 'result', 'error', 'shipmentId', 'finishedAt', 'id', 'pending'],
+  (db, v) =>
+    db
+      .updateTable('batch_items')
+      .set({
+        status: v.status as ItemStatus,
+        result: v.result as string | null,
+        error: v.error as string | null,
+        shipment_id: v.shipmentId as string | null,
+        finished_at: v.finishedAt as Date,
+      })
+      .where('id', '=', v.id as string)
+      .where('status', '=', v.pending as ItemStatus)
+      .returning('id'),
+  { statement: 'batches.finish_item' },
+);
 
 /**
  * An item's one move out of pending. Returns false when it had already left pending (another
@@ -62,20 +94,16 @@ export async function finishItem(
   outcome: { status: 'succeeded' | 'failed'; result?: Record<string, unknown>; error?: ItemError; shipmentId?: string },
   now: Date,
 ): Promise<boolean> {
-  const row = await executor
-    .updateTable('batch_items')
-    .set({
-      status: outcome.status,
-      result: outcome.result ? JSON.stringify(outcome.result) : null,
-      error: outcome.error ? JSON.stringify(outcome.error) : null,
-      shipment_id: outcome.shipmentId ?? null,
-      finished_at: now,
-    })
-    .where('id', '=', itemId)
-    .where('status', '=', 'pending')
-    .returning('id')
-    .executeTakeFirst();
-  return row !== undefined;
+  const rows = await finishPendingItem(executor, {
+    status: outcome.status,
+    result: outcome.result ? JSON.stringify(outcome.result) : null,
+    error: outcome.error ? JSON.stringify(outcome.error) : null,
+    shipmentId: outcome.shipmentId ?? null,
+    finishedAt: now,
+    id: itemId,
+    pending: 'pending',
+  });
+  return rows.length > 0;
 }
 
 export async function listItems(

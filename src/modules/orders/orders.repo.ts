@@ -122,6 +122,51 @@ export async function updateOrder(
   return q.returningAll().executeTakeFirst();
 }
 
+type MoveStatement = (db: Executor, values: Record<string, unknown>) => Promise<OrderRow[]>;
+const moveStatements = new Map<string, MoveStatement>();
+
+/**
+ * updateOrder's compare-and-set for a state-machine move (moveOrder): one move always sets the
+ * same columns from the same statuses, so its statement is compiled once and run as a named
+ * prepared statement (a batch of labels moves an order per label).
+ */
+export async function updateOrderForMove(
+  db: Executor,
+  scope: Scope,
+  id: string,
+  patch: Updateable<OrdersTable>,
+  fromStatus: readonly OrderStatus[],
+): Promise<OrderRow | undefined> {
+  const columns = Object.keys(patch).sort() as (keyof OrdersTable & string)[];
+  const key = `${columns.join(',')}|${fromStatus.join(',')}`;
+  let run = moveStatements.get(key);
+  if (!run) {
+    const names = [...columns.map((c) => `set_${c}`), 'workspaceId', 'environment', 'id', ...fromStatus.map((_, i) => `from_${i}`)];
+    run = precompiled(
+      names,
+      (q, v) =>
+        q
+          .updateTable('orders')
+          .set(Object.fromEntries(columns.map((c) => [c, v[`set_${c}`]])) as Updateable<OrdersTable>)
+          .where(inScope({ workspaceId: v.workspaceId as string, environment: v.environment as Scope['environment'] }))
+          .where('id', '=', v.id as string)
+          .where(
+            'status',
+            'in',
+            fromStatus.map((_, i) => v[`from_${i}`] as OrderStatus),
+          )
+          .returningAll(),
+      { statement: `orders.move_${moveStatements.size + 1}` },
+    ) as MoveStatement;
+    moveStatements.set(key, run);
+  }
+  const values: Record<string, unknown> = { workspaceId: scope.workspaceId, environment: scope.environment, id };
+  for (const c of columns) values[`set_${c}`] = patch[c];
+  fromStatus.forEach((status, i) => (values[`from_${i}`] = status));
+  const [row] = await run(db, values);
+  return row;
+}
+
 export interface OrdersQueryFilter {
   statuses?: OrderStatus[];
   archived?: boolean | 'all';

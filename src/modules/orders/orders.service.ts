@@ -15,7 +15,7 @@ import * as repo from './orders.repo.js';
 import type { Order, OrderCounts, OrderCountsFilter, OrderExportFilter, OrderInput, OrderListFilter, OrderPatch } from './orders.schemas.js';
 import { toQueryFilter } from './orders.filter.js';
 import { DEFAULT_ORDER_SORT, paginateOrders, sortOrders } from './orders.sort.js';
-import { assertEditable, nextStatus, ORDER_STATUSES, type OrderMove } from './orders.states.js';
+import { assertEditable, nextStatus, ORDER_MOVES, ORDER_STATUSES, type OrderMove } from './orders.states.js';
 import { FALLBACK_BOX, deriveParcel, isParcelDerived, itemsWeightOz, needsBox, type Box } from './orders.parcel.js';
 
 /** The location an order ships from: the named one (404 when not the scope's), else the default one (null: none). */
@@ -164,14 +164,14 @@ function moveTimestamps(move: OrderMove, now: Date): Updateable<OrdersTable> {
   }
 }
 
-/** Where an order came from (`api` or an integration) and its id there: read in the caller's transaction. */
-export async function orderOrigin(
-  executor: Executor,
-  scope: Scope,
-  orderId: string,
-): Promise<{ source: string; external_id: string | null; external_line_ids: string[] } | undefined> {
-  const row = await repo.findOrder(executor, scope, orderId);
-  if (!row) return undefined;
+/** Where an order came from: `api` or an integration, and its ids there. */
+export interface OrderOrigin {
+  source: string;
+  external_id: string | null;
+  external_line_ids: string[];
+}
+
+function originOf(row: OrderRow): OrderOrigin {
   return {
     source: row.source,
     external_id: row.external_id,
@@ -180,17 +180,46 @@ export async function orderOrigin(
 }
 
 /**
+ * The origins of the orders a transaction moved (moveOrder), by order id: a label purchase moves
+ * its order, then its event's hooks ask where that order came from (the channels' write-back),
+ * in the same transaction. A move changes none of these fields, so the hook is answered without
+ * reading the row again (a round trip per label in a batch). Kept per transaction object, so
+ * it ends with the transaction.
+ */
+const movedOrigins = new WeakMap<Executor, Map<string, OrderOrigin>>();
+
+/** Where an order came from (`api` or an integration) and its id there: read in the caller's transaction. */
+export async function orderOrigin(executor: Executor, scope: Scope, orderId: string): Promise<OrderOrigin | undefined> {
+  const moved = movedOrigins.get(executor)?.get(orderId);
+  if (moved) return moved;
+  const row = await repo.findOrder(executor, scope, orderId);
+  return row ? originOf(row) : undefined;
+}
+
+/**
  * Apply a state-machine move to an order inside the caller's transaction (shipments and
  * tracking call this with their own change): 404 when the order is not in scope, 409
  * invalid_state naming the current state and the allowed moves when the move is illegal.
+ * One statement when the move is allowed: the update itself checks the status under the row's
+ * lock (a concurrent move that committed first makes it miss), and the row is read only to say
+ * why it missed. Returns the order as moved.
  */
-export async function moveOrder(executor: Executor, scope: Scope, orderId: string, move: OrderMove, now: Date): Promise<{ before: OrderRow; after: OrderRow }> {
-  const before = await repo.findOrder(executor, scope, orderId, { forUpdate: true });
-  if (!before) throw new AppError('not_found', 'No such order.');
-  const status = nextStatus(before.status, move);
-  const after = await repo.updateOrder(executor, scope, orderId, { status, ...moveTimestamps(move, now), updated_at: now }, { fromStatus: [before.status] });
-  if (!after) throw new AppError('conflict', 'The order changed concurrently; retry.', { retryable: true });
-  return { before, after };
+export async function moveOrder(executor: Executor, scope: Scope, orderId: string, move: OrderMove, now: Date): Promise<OrderRow> {
+  const { from, to } = ORDER_MOVES[move];
+  const after = await repo.updateOrderForMove(executor, scope, orderId, { status: to, ...moveTimestamps(move, now), updated_at: now }, from);
+  if (after) {
+    if (executor.isTransaction) {
+      let origins = movedOrigins.get(executor);
+      if (!origins) movedOrigins.set(executor, (origins = new Map()));
+      origins.set(orderId, originOf(after));
+    }
+    return after;
+  }
+  const current = await repo.findOrder(executor, scope, orderId);
+  if (!current) throw new AppError('not_found', 'No such order.');
+  nextStatus(current.status, move);
+  // The status allows the move again: it changed between the update and this read.
+  throw new AppError('conflict', 'The order changed concurrently; retry.', { retryable: true });
 }
 
 /**
@@ -457,7 +486,7 @@ export class OrdersService {
     };
     if (incoming.cancelled) {
       if (open) {
-        const { after } = await moveOrder(executor, scope, row.id, 'cancel', now);
+        const after = await moveOrder(executor, scope, row.id, 'cancel', now);
         const updated = await repo.updateOrder(executor, scope, row.id, stamp);
         return { decision: 'updated', changes: ['status'], order: toOrder(updated ?? after) };
       }
@@ -681,7 +710,10 @@ export class OrdersService {
     inTransaction?: (trx: Executor, order: Order) => Promise<void>,
   ): Promise<Order> {
     return this.deps.db.transaction().execute(async (trx) => {
-      const { before, after } = await moveOrder(trx, ctx, id, move, this.deps.now());
+      // The status it moves from, for the audit entry (locked: nothing moves it in between).
+      const before = await repo.findOrder(trx, ctx, id, { forUpdate: true });
+      if (!before) throw new AppError('not_found', 'No such order.');
+      const after = await moveOrder(trx, ctx, id, move, this.deps.now());
       const extra: Record<string, unknown> = {};
       for (const react of this.moveReactions) Object.assign(extra, await react(trx, move, after));
       await writeAudit(trx, ctx.actor, ctx, {

@@ -25,4 +25,5 @@ export { registerShipmentJobs, POLL_TRACKING_JOB } from './shipments.jobs.js';
 export { storeCarrierDocuments, customsDocumentTypes, type ShipmentDocumentListItem } from './shipments.documents.js';
 export { ShipmentsEndOfDay, assertNotManifested, type EndOfDayShipment } from './shipments.end-of-day.js';
 export { LabelPrints, MAX_PRINT_LABELS, type PrintLabelsInput } from './shipments.print.js';
+export { lazyRenderPool, renderThreads } from './shipments.labels.js';
 export { labelPrintRoutes } from './shipments.print.routes.js';

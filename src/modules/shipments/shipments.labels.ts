@@ -7,6 +7,8 @@ import {
   type CustomsDocumentData,
   type LabelData,
   type LabelFormat,
+  type LabelRenderPool,
+  type LabelRenderPoolOptions,
   type RenderedLabel,
 } from '../labels/index.js';
 import type { ShipmentAddress, ShipmentRow } from './shipments.tables.js';
@@ -17,25 +19,34 @@ export interface LabelRenderer {
   /** A shipment's label file: one page per package (the labels module's renderPackageLabels). */
   renderPackageLabels(data: LabelData[], format: LabelFormat): Promise<RenderedLabel>;
   renderCustomsDocument(data: CustomsDocumentData): Promise<RenderedLabel>;
+  /** Many labels as one file: a batch's merged label, a print of selected labels. */
+  renderLabelSet(data: LabelData[], format: LabelFormat): Promise<RenderedLabel>;
   close(): Promise<void>;
 }
 
-/** Renders off the event loop (worker threads), started on first use. */
-export function lazyRenderPool(): LabelRenderer {
-  let pool: ReturnType<typeof createLabelRenderPool> | null = null;
+/**
+ * Render threads for a database engine. Each thread is a V8 isolate of its own with pdfkit,
+ * bwip-js and the fonts (~47 MiB resident). On the embedded engine its one connection lets two
+ * batch items at a time through, so one thread keeps up with a batch (~100 labels/s there,
+ * each label a few ms of rendering); on PostgreSQL the pool's default (a thread per core, at
+ * most 4).
+ */
+export function renderThreads(engine: 'pglite' | 'postgres'): number | undefined {
+  return engine === 'pglite' ? 1 : undefined;
+}
+
+/**
+ * Renders off the event loop (worker threads), started on first use. The app makes one for
+ * every label render (purchases, reprints, documents, merged files), so its threads are shared.
+ */
+export function lazyRenderPool(options: LabelRenderPoolOptions = {}): LabelRenderer {
+  let pool: LabelRenderPool | null = null;
+  const started = () => (pool ??= createLabelRenderPool(options));
   return {
-    renderLabel(data, format) {
-      pool ??= createLabelRenderPool();
-      return pool.renderLabel(data, format);
-    },
-    renderPackageLabels(data, format) {
-      pool ??= createLabelRenderPool();
-      return pool.renderPackageLabels(data, format);
-    },
-    renderCustomsDocument(data) {
-      pool ??= createLabelRenderPool();
-      return pool.renderCustomsDocument(data);
-    },
+    renderLabel: (data, format) => started().renderLabel(data, format),
+    renderPackageLabels: (data, format) => started().renderPackageLabels(data, format),
+    renderCustomsDocument: (data) => started().renderCustomsDocument(data),
+    renderLabelSet: (data, format) => started().renderLabelSet(data, format),
     async close() {
       const p = pool;
       pool = null;

@@ -93,8 +93,6 @@ const DESCRIPTION =
 export async function labelPrintRoutes(app: App, opts: { surface: Surface; prints: LabelPrints }) {
   const { prints } = opts;
   const { v1, security, tags, operationId } = surfaceDocs(opts.surface, 'shipments');
-  // The pool is the app's: closed once, with the /v1 scope.
-  if (v1) app.addHook('onClose', async () => prints.close());
   app.post('/labels/merge', {
     schema: {
       operationId: operationId('mergeLabels'),

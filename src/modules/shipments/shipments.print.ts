@@ -1,12 +1,13 @@
 import type { Deps } from '../../platform/deps.js';
 import type { Scope } from '../../platform/context.js';
 import { AppError, invalidState, validationError, type ErrorDetail } from '../../platform/errors.js';
-import { createLabelRenderPool, mergeLabelFiles, renderPackingSlip, type LabelFormat, type LabelRenderPool } from '../labels/index.js';
+import { mergeLabelFiles, renderPackingSlip, type LabelFormat } from '../labels/index.js';
 import { packingSlipOf, type OrdersService } from '../orders/index.js';
 import * as repo from './shipments.repo.js';
 import type { LabelFormatCode } from './shipments.schemas.js';
 import type { ShipmentsService } from './shipments.service.js';
 import type { LabelFile } from './shipments.label-files.js';
+import type { LabelRenderer } from './shipments.labels.js';
 
 /** Labels in one print file (POST /v1/labels/merge): what an operator selects on a page of the dashboard, at most. */
 export const MAX_PRINT_LABELS = 100;
@@ -25,22 +26,15 @@ const EXTENSION: Record<'pdf' | 'zpl', string> = { pdf: 'pdf', zpl: 'zpl' };
 /**
  * Many shipments' labels as one file: a batch's merged label (GET /v1/batches/:id/label) and a
  * print of selected labels (POST /v1/labels/merge) are the same file, made here. Renders off the
- * event loop in its own pool, started on first use.
+ * event loop, on the renderer the app shares with every other label render.
  */
 export class LabelPrints {
-  private pool: LabelRenderPool | null = null;
-
   constructor(
     private readonly deps: Deps,
     private readonly shipments: Pick<ShipmentsService, 'label' | 'labelData' | 'anyCarrierIssued' | 'anyWithDocuments'>,
     private readonly orders: Pick<OrdersService, 'getOrder'>,
+    private readonly renderer: Pick<LabelRenderer, 'renderLabelSet'>,
   ) {}
-
-  async close(): Promise<void> {
-    const p = this.pool;
-    this.pool = null;
-    await p?.close();
-  }
 
   /**
    * One file of these shipments' labels, in the order given, every package's page. Labels a
@@ -65,8 +59,7 @@ export class LabelPrints {
     }
     const data = await this.shipments.labelData(scope, shipmentIds);
     if (data.length === 0) throw new AppError('not_found', 'No labels to print.');
-    this.pool ??= createLabelRenderPool();
-    const rendered = await this.pool.renderLabelSet(data, format);
+    const rendered = await this.renderer.renderLabelSet(data, format);
     return { body: rendered.body, content_type: rendered.content_type };
   }
 

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Scope } from '../../platform/context.js';
 import type { Executor } from '../../platform/db/types.js';
 import { inScope } from '../../platform/db/scope.js';
+import { precompiled } from '../../platform/db/precompiled.js';
 import { paginate, type Page } from '../../platform/http/pagination.js';
 import { newId } from '../../platform/ids.js';
 import type { AttemptRow, DeliveryRow, DeliveryStatus, EndpointRow, WebhookEndpointsTable } from './webhooks.tables.js';
@@ -54,14 +55,21 @@ export async function deleteEndpoint(executor: Executor, scope: Scope, id: strin
 // ── deliveries ───────────────────────────────────────────────────────────────────────────────
 
 /** Enabled endpoints of a workspace and environment subscribed to `type` (or to `*`). */
+// The fan-out asks this for every event recorded: compiled once, a named prepared statement.
+const selectSubscribedEndpointIds = precompiled(
+  ['workspaceId', 'environment', 'enabled', 'type'],
+  (db, v) =>
+    db
+      .selectFrom('webhook_endpoints')
+      .select('id')
+      .where(inScope({ workspaceId: v.workspaceId as string, environment: v.environment as Scope['environment'] }))
+      .where('enabled', '=', v.enabled as boolean)
+      .where(sql<boolean>`(${v.type} = any(events) or '*' = any(events))`),
+  { statement: 'webhooks.subscribed_endpoints' },
+);
+
 export async function findSubscribedEndpointIds(executor: Executor, scope: Scope, type: string): Promise<string[]> {
-  const rows = await executor
-    .selectFrom('webhook_endpoints')
-    .select('id')
-    .where(inScope(scope))
-    .where('enabled', '=', true)
-    .where(sql<boolean>`(${type} = any(events) or '*' = any(events))`)
-    .execute();
+  const rows = await selectSubscribedEndpointIds(executor, { workspaceId: scope.workspaceId, environment: scope.environment, enabled: true, type });
   return rows.map((r) => r.id);
 }
 
