@@ -10,7 +10,7 @@ import { paginate, type Page } from '../../platform/http/pagination.js';
 import { recordEvent } from '../events/index.js';
 import type { SettingsService } from '../settings/index.js';
 import type { CarrierGateway } from '../carrier-accounts/index.js';
-import { scopeOf, trackRequest } from './shipments.tracking.js';
+import { scopeOf, trackRequest } from './shipments.track-request.js';
 import { shipmentStateError } from './shipments.states.js';
 import type { RefundStatus, ShipmentRow, ShipmentsTable } from './shipments.tables.js';
 

@@ -32,7 +32,8 @@ import { ShipmentDocuments, type DocumentFile, type ShipmentDocumentListItem } f
 import type { AddressValidationMode } from './shipments.address-check.js';
 import { SHIPMENT_STATUSES, shipmentStateError, type ShipmentStatus } from './shipments.states.js';
 import type { ShipmentAddress, ShipmentRow } from './shipments.tables.js';
-import { isDue, scopeOf, TrackingSync } from './shipments.tracking.js';
+import { isDue, TrackingSync } from './shipments.tracking.js';
+import { scopeOf } from './shipments.track-request.js';
 import { lookupOf, TrackingReader } from './shipments.tracking-reads.js';
 import type { TrackerSource, TrackingLookupDeps } from './shipments.tracking-lookup.js';
 import { toShipment, toTrackingEventListItem, type ReturnSummary, type ShipmentWriteBack } from './shipments.wire.js';

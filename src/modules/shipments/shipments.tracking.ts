@@ -1,4 +1,5 @@
-import type { TrackingEvent, TrackingStatus, TrackRequest } from '../../carriers/types.js';
+import type { TrackingEvent, TrackingStatus } from '../../carriers/types.js';
+import { scopeOf, trackRequest } from './shipments.track-request.js';
 import type { CarrierGateway } from '../carrier-accounts/index.js';
 import type { SettingsService } from '../settings/index.js';
 import type { CarrierRegistry } from '../../carriers/registry.js';
@@ -37,10 +38,6 @@ interface Scans {
 /** A stored event's identity at its carrier: re-ingesting the same scan is a no-op. */
 export function eventKey(e: Pick<TrackingEvent, 'carrier_status_code' | 'occurred_at' | 'status_detail'>): string {
   return `${e.carrier_status_code}|${new Date(e.occurred_at).toISOString()}|${e.status_detail}`;
-}
-
-export function scopeOf(row: ShipmentRow): Scope {
-  return { workspaceId: row.workspace_id, environment: row.environment };
 }
 
 export function isDue(row: Pick<ShipmentRow, 'status' | 'next_check_at'>, now: Date): boolean {
@@ -374,19 +371,4 @@ export async function deliverOrder(trx: Executor, scope: Scope, orderId: string,
   } catch (err) {
     if (!(err instanceof AppError) || (err.code !== 'invalid_state' && err.code !== 'not_found')) throw err;
   }
-}
-
-/** What a driver is asked to track (the sync, a refund's review): the number, and the journey's facts a simulated driver plays it from (a real carrier reads the number alone). */
-export function trackRequest(row: ShipmentRow, trackingNumber: string, now: Date, piece?: number): TrackRequest {
-  return {
-    tracking_number: trackingNumber,
-    service_code: row.service_code,
-    purchased_at: new Date(row.purchased_at).toISOString(),
-    estimated_delivery_date: row.rate.delivery.estimated_delivery_date,
-    ship_from: { ...row.ship_from, postal_code: row.ship_from.postal_code ?? '' },
-    ship_to: { ...row.ship_to, postal_code: row.ship_to.postal_code ?? '' },
-    now: now.toISOString(),
-    sandbox: row.sandbox ?? undefined,
-    ...(piece ? { piece } : {}),
-  };
 }
