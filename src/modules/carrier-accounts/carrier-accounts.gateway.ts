@@ -76,8 +76,8 @@ export class CarrierGateway {
   #source(scope: Scope, row: CarrierAccountRow): RateSource | null {
     const carrier = this.carriers.get(row.carrier);
     if (!carrier?.capabilities.rate) return null;
-    // The simulated driver is asked with no deadline or credentials: the rate query's hot path.
-    if (row.driver === 'simulated') return carrier.adapter.rate ? simulatedSource(carrier, row.id) : null;
+    // A driver in process is asked with no deadline or credentials: the rate query's hot path.
+    if (this.driverOf(row)?.inProcess) return carrier.adapter.rate ? simulatedSource(carrier, row.id) : null;
     return {
       accountId: row.id,
       rateTableVersion: null,
@@ -134,7 +134,8 @@ export class CarrierGateway {
     const row = (await this.accounts.liveAccounts(scope)).find((r) => r.id === id);
     if (!row || !row.enabled) throw validationError([{ field, message: 'is not an enabled carrier account of this workspace and environment' }]);
     const name = this.carriers.get(row.carrier)?.name ?? row.carrier;
-    if (row.driver !== 'api') {
+    const driver = this.driverOf(row);
+    if (driver?.inProcess) {
       throw validationError([
         {
           field,
@@ -142,8 +143,7 @@ export class CarrierGateway {
         },
       ]);
     }
-    if (!apiDriverCapabilities(this.driverOf(row)).address_validation)
-      throw validationError([{ field, message: `${name}'s api driver does not validate addresses` }]);
+    if (!apiDriverCapabilities(driver).address_validation) throw validationError([{ field, message: `${name}'s api driver does not validate addresses` }]);
     return {
       carrier: row.carrier,
       accountId: row.id,
@@ -151,9 +151,9 @@ export class CarrierGateway {
     };
   }
 
-  /** Whether purchases through this account check addresses with its carrier (an api account whose driver validates). */
+  /** Whether purchases through this account check addresses with its carrier (its driver validates: a real carrier's may). */
   validatesAddresses(row: CarrierAccountRow): boolean {
-    return row.driver === 'api' && apiDriverCapabilities(this.driverOf(row)).address_validation;
+    return apiDriverCapabilities(this.driverOf(row)).address_validation;
   }
 
   /** A shipment's account, deleted or disabled ones too (their shipments stay voidable and trackable). */
