@@ -20,6 +20,7 @@ import * as shipmentOptions from './2026-11-28-0019-shipment-options.js';
 import * as locationsPackagesTrackers from './2026-11-28-0020-locations-packages-trackers.js';
 import * as locationIds from './2026-11-29-0022-location-ids.js';
 import * as trackingLookups from './2026-11-29-0023-tracking-lookups.js';
+import * as integrationPlatforms from './2026-11-29-0024-integration-platforms.js';
 
 /** Every migration, in order. Names are ISO-dated so they sort by creation. */
 export const migrations: Record<string, Migration> = {
@@ -44,4 +45,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28-0020-locations-packages-trackers': locationsPackagesTrackers,
   '2026-11-29-0022-location-ids': locationIds,
   '2026-11-29-0023-tracking-lookups': trackingLookups,
+  '2026-11-29-0024-integration-platforms': integrationPlatforms,
 };

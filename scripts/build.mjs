@@ -4,8 +4,9 @@
 //
 // Why bundle: a restart spends most of its time loading ~1,000 small modules (fastify, kysely,
 // ajv, pg, pg-boss…): ~0.65 s unbundled, ~0.25 s bundled. Left out of the bundles, and loaded as
-// modules from disk: the carrier folders (the registry discovers them beside itself, so they
-// stay in dist/src/carriers and every module shares their one copy of CarrierError), and
+// modules from disk: the carrier and store platform folders (each registry discovers them beside
+// itself, so they stay in dist/src/carriers and dist/src/channels, and every module shares their
+// one copy of CarrierError and ChannelError), and
 // packages that read files beside their own code (PGlite's WASM, swagger-ui's assets, the ZIP
 // and holiday data loaded on first use, postal-code formats, pdfkit's font metrics).
 // scripts/bundle-guard.mjs fails the build when a bundled package looks up files beside its own
@@ -27,14 +28,16 @@ const require = createRequire(import.meta.url);
 rmSync('dist', { recursive: true, force: true });
 execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.json'], { stdio: 'inherit' });
 
-const carriersDir = path.resolve('dist/src/carriers');
-const keepCarriersOut = {
-  name: 'carriers-stay-modules',
+// Folders whose subfolders are discovered at boot stay modules (see above): their registries read
+// the folders beside themselves.
+const moduleDirs = ['dist/src/carriers', 'dist/src/channels'].map((dir) => path.resolve(dir));
+const keepDiscoveredOut = {
+  name: 'discovered-folders-stay-modules',
   setup(b) {
-    b.onResolve({ filter: /carriers\// }, (args) => {
+    b.onResolve({ filter: /(carriers|channels)\// }, (args) => {
       if (!args.path.startsWith('.')) return undefined;
       const target = path.resolve(args.resolveDir, args.path);
-      if (!target.startsWith(`${carriersDir}${path.sep}`)) return undefined;
+      if (!moduleDirs.some((dir) => target.startsWith(`${dir}${path.sep}`))) return undefined;
       // Bundles are written to dist/src, so the path is relative to that.
       return { path: `./${path.relative(path.resolve('dist/src'), target).split(path.sep).join('/')}`, external: true };
     });
@@ -59,7 +62,7 @@ const result = await build({
   logLevel: 'warning',
   external: ['@electric-sql/pglite', '@fastify/swagger-ui', 'zipcodes', 'date-holidays', 'postal-codes-js', 'ioredis', 'pg-native', 'pdfkit'],
   metafile: true,
-  plugins: [keepCarriersOut],
+  plugins: [keepDiscoveredOut],
   // Bundled CommonJS packages call require() for Node's built-ins.
   banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
 });

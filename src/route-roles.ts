@@ -32,6 +32,7 @@ export const WRITE_ROLES: Record<string, WorkspaceRole> = {
   'carrier-accounts': 'admin',
   'carrier-types': 'admin',
   integrations: 'admin',
+  'channel-types': 'admin',
   'write-backs': 'admin',
   'shipping-rules': 'admin',
   members: 'admin',

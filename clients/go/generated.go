@@ -554,21 +554,21 @@ func (v InvitationStatus) IsKnown() bool {
 	return false
 }
 
-// IntegrationPlatform: known values below. Any other string the service sends is kept as is
-// (IsKnown reports false).
+// IntegrationPlatform: A store platform of GET /api/admin/channel-types, or custom.. Any other
+// string the service sends is kept as is (IsKnown reports false).
 type IntegrationPlatform string
 
 const (
+	IntegrationPlatformBigcommerce IntegrationPlatform = "bigcommerce"
 	IntegrationPlatformShopify     IntegrationPlatform = "shopify"
 	IntegrationPlatformWoocommerce IntegrationPlatform = "woocommerce"
-	IntegrationPlatformBigcommerce IntegrationPlatform = "bigcommerce"
 	IntegrationPlatformCustom      IntegrationPlatform = "custom"
 )
 
 // IsKnown reports whether v is one of the values this client was generated with.
 func (v IntegrationPlatform) IsKnown() bool {
 	switch v {
-	case IntegrationPlatformShopify, IntegrationPlatformWoocommerce, IntegrationPlatformBigcommerce, IntegrationPlatformCustom:
+	case IntegrationPlatformBigcommerce, IntegrationPlatformShopify, IntegrationPlatformWoocommerce, IntegrationPlatformCustom:
 		return true
 	}
 	return false
@@ -1278,8 +1278,9 @@ type Invitation struct {
 
 // Integration is the Integration object of the API.
 type Integration struct {
-	ID       string              `json:"id"`
-	Name     string              `json:"name"`
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	// A store platform of GET /api/admin/channel-types, or custom.
 	Platform IntegrationPlatform `json:"platform"`
 	// Orders it sends land in this environment.
 	Environment IntegrationEnvironment `json:"environment"`
@@ -1348,6 +1349,25 @@ type ChannelExchange struct {
 	// Our request or job that caused the exchange.
 	RequestID *string `json:"request_id"`
 	CreatedAt string  `json:"created_at"`
+}
+
+// ChannelType is the ChannelType object of the API.
+type ChannelType struct {
+	// What `platform` holds on an integration of this type.
+	Platform string         `json:"platform"`
+	Name     string         `json:"name"`
+	StoreRef map[string]any `json:"store_ref"`
+	// The credentials a connection takes, in the order a form asks for them.
+	Credentials []map[string]any `json:"credentials"`
+	// True when a connection can be made through the platform's OAuth install (an authorize_url first).
+	Oauth       bool     `json:"oauth"`
+	OauthScopes []string `json:"oauth_scopes"`
+	// `settings.import_statuses` when none is set.
+	DefaultImportStatuses []string `json:"default_import_statuses"`
+	// What `settings.import_statuses` holds on this platform.
+	ImportStatusesHint string `json:"import_statuses_hint"`
+	// The topics subscribed to when a connection activates.
+	WebhookTopics []string `json:"webhook_topics"`
 }
 
 // WriteBack is the WriteBack object of the API.
@@ -3743,13 +3763,22 @@ func (c *Client) AdminUnarchiveOrder(ctx context.Context, orderID string, opts .
 	return out, nil
 }
 
+// AdminListChannelTypes: The store platforms a connection can be made to: their store reference,
+// credentials, OAuth and default settings. GET /api/admin/channel-types
+func (c *Client) AdminListChannelTypes(ctx context.Context, opts ...RequestOption) (map[string]any, error) {
+	var out map[string]any
+	err := c.do(ctx, "GET", "/api/admin/channel-types", nil, nil, nil, &out, opts)
+	return out, err
+}
+
 // AdminListIntegrationsParams are the query parameters of AdminListIntegrations; zero values are left out.
 type AdminListIntegrationsParams struct {
 	// token_expired once token_expires_at has passed (until the token is updated); degraded after 5
 	// intake validation failures within 10 minutes, down after 20; healthy again after a successful
 	// intake or a token update. One of healthy, degraded, down, token_expired.
 	Health string
-	// One of shopify, woocommerce, bigcommerce, custom.
+	// A store platform of GET /api/admin/channel-types, or custom. One of bigcommerce, shopify,
+	// woocommerce, custom.
 	Platform string
 	// Page size, default 20, clamped to 1..100.
 	Limit  int
@@ -5926,6 +5955,7 @@ var operations = map[string][2]string{
 	"adminCancelOrder":                {"POST", "/api/admin/orders/{orderId}/cancel"},
 	"adminArchiveOrder":               {"POST", "/api/admin/orders/{orderId}/archive"},
 	"adminUnarchiveOrder":             {"POST", "/api/admin/orders/{orderId}/unarchive"},
+	"adminListChannelTypes":           {"GET", "/api/admin/channel-types"},
 	"adminListIntegrations":           {"GET", "/api/admin/integrations"},
 	"adminCreateIntegration":          {"POST", "/api/admin/integrations"},
 	"adminGetIntegration":             {"GET", "/api/admin/integrations/{id}"},

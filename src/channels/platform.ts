@@ -5,10 +5,17 @@
 import type { ChannelHttpClient } from './http/client.js';
 import type { AuthorizeUrlInput, Channel } from './types.js';
 
-export type ChannelPlatformSlug = 'shopify' | 'woocommerce' | 'bigcommerce';
+/** One field of a platform's credentials as the dashboard's form asks for it (GET /api/admin/channel-types). */
+export interface ChannelCredentialField {
+  field: string;
+  label: string;
+  /** False where the platform takes one of several fields (Shopify: a token, or a client id for OAuth). */
+  required: boolean;
+}
 
 export interface ChannelPlatform {
-  slug: ChannelPlatformSlug;
+  /** The folder's name (src/channels/<slug>/): snake_case, what `platform` holds in the API. */
+  slug: string;
   name: string;
   /** The platform's default `import_statuses` (docs/channels.md). */
   defaultImportStatuses: readonly string[];
@@ -20,6 +27,8 @@ export interface ChannelPlatform {
   authorizeUrl?(input: AuthorizeUrlInput): string;
   /** The platform's origin for a store when no `base_url` overrides it. */
   defaultOrigin(storeRef: string): string;
+  /** The store reference's label in the dashboard's form (`Shop domain (name.myshopify.com)`). */
+  storeRefLabel: string;
   /** What `store_ref` holds, for the field's description and its error (`the shop domain, name.myshopify.com`). */
   storeRefDescription: string;
   /** The store reference normalised (trimmed, lower-cased…), or null when it is not one of this platform's. */
@@ -30,6 +39,10 @@ export interface ChannelPlatform {
    * once) or `oauth` (an install link first; only platforms whose Channel has OAuth).
    */
   credentialProblems(credentials: unknown): { kind?: 'token' | 'oauth'; details: { field: string; message: string }[] };
+  /** The credentials the dashboard's form asks for, in order; empty fields are left out of the request. */
+  credentialFields: readonly ChannelCredentialField[];
+  /** What `settings.import_statuses` holds on this platform, for the dashboard's settings form. */
+  importStatusesHint: string;
   /** Credential fields that are secrets: masked in answers and the audit log, scrubbed from echoes. */
   secretCredentialFields: readonly string[];
   /**

@@ -1,14 +1,123 @@
-/**
- * The store platforms the service speaks, listed by hand: a platform is a product decision
- * (credentials forms, OAuth, defaults), not a folder dropped in, and the list is short.
- */
-import type { ChannelPlatform, ChannelPlatformSlug } from './platform.js';
-import { bigcommerce } from './bigcommerce/index.js';
-import { shopify } from './shopify/index.js';
-import { woocommerce } from './woocommerce/index.js';
+import { existsSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import { dirname, extname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { ChannelPlatform } from './platform.js';
 
-export const CHANNEL_PLATFORMS: readonly ChannelPlatform[] = [shopify, woocommerce, bigcommerce];
+/**
+ * The store platforms, discovered from their folders as the carriers are (docs/channels.md,
+ * "Adding a platform"): every folder beside this file with an `index.ts` (sources) or `index.js`
+ * (the build, where `src/channels/` stays modules) that exports a valid `platform` is one. The
+ * list is read once, when this module loads, so every schema and check built from it at load
+ * (the `platform` enum of the integrations API, the secret fields) sees the same platforms. A
+ * broken folder is logged and skipped: one bad platform cannot take the service down.
+ */
+
+export interface ChannelRegistryLogger {
+  warn(obj: object, msg: string): void;
+}
+
+const SLUG = /^[a-z][a-z0-9_]*$/;
+/** `custom` is the platform of integrations that push orders with an ingest key: no connector. */
+const RESERVED = new Set(['custom']);
+const HERE = dirname(fileURLToPath(import.meta.url));
+/** `.ts` when running from source, `.js` from the build. */
+const OWN_EXT = extname(fileURLToPath(import.meta.url)) || '.js';
+
+const consoleLogger: ChannelRegistryLogger = {
+  warn(obj, msg) {
+    console.warn(JSON.stringify({ level: 'warn', msg, ...obj }));
+  },
+};
+
+const FUNCTIONS = ['defaultOrigin', 'normaliseStoreRef', 'credentialProblems', 'webhookSecret', 'createChannel'] as const;
+const STRINGS = ['name', 'storeRefLabel', 'storeRefDescription', 'importStatusesHint'] as const;
+const STRING_LISTS = ['defaultImportStatuses', 'webhookTopics', 'oauthScopes', 'secretCredentialFields'] as const;
+
+/** Checks a module's `platform` export; returns the problems (empty = valid). */
+export function channelPlatformProblems(value: unknown, folder: string): string[] {
+  if (typeof value !== 'object' || value === null) return ['index does not export `platform`'];
+  const p = value as Record<string, unknown>;
+  const problems: string[] = [];
+  if (typeof p.slug !== 'string' || !SLUG.test(p.slug)) problems.push('slug must be snake_case');
+  else if (p.slug !== folder) problems.push(`slug "${p.slug}" does not match folder "${folder}"`);
+  else if (RESERVED.has(p.slug)) problems.push(`slug "${p.slug}" is reserved`);
+  for (const key of STRINGS) if (typeof p[key] !== 'string' || p[key] === '') problems.push(`${key} is required`);
+  for (const key of STRING_LISTS) {
+    if (!Array.isArray(p[key]) || !(p[key] as unknown[]).every((v) => typeof v === 'string')) problems.push(`${key} must be a list of strings`);
+  }
+  for (const key of FUNCTIONS) if (typeof p[key] !== 'function') problems.push(`${key} must be a function`);
+  if (typeof p.generatesWebhookSecret !== 'boolean') problems.push('generatesWebhookSecret must be a boolean');
+  if (p.authorizeUrl !== undefined && typeof p.authorizeUrl !== 'function') problems.push('authorizeUrl must be a function when present');
+  const fields = p.credentialFields;
+  if (!Array.isArray(fields) || fields.length === 0) problems.push('credentialFields must be a non-empty list');
+  else {
+    for (const [i, f] of (fields as Array<Record<string, unknown>>).entries()) {
+      if (typeof f?.field !== 'string' || typeof f.label !== 'string' || typeof f.required !== 'boolean') {
+        problems.push(`credentialFields[${i}] must be {field, label, required}`);
+      }
+    }
+  }
+  return problems;
+}
+
+function indexFile(folder: string): string | null {
+  for (const ext of [OWN_EXT, OWN_EXT === '.ts' ? '.js' : '.ts']) {
+    const file = join(folder, `index${ext}`);
+    if (existsSync(file)) return file;
+  }
+  return null;
+}
+
+/** Imports and validates every platform folder under `dir` (default: this folder), sorted by slug. */
+export async function discoverChannelPlatforms(options: { dir?: string; logger?: ChannelRegistryLogger } = {}): Promise<ChannelPlatform[]> {
+  const dir = options.dir ?? HERE;
+  const logger = options.logger ?? consoleLogger;
+  const found: ChannelPlatform[] = [];
+  const entries = await readdir(dir, { withFileTypes: true });
+  for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+    if (!entry.isDirectory()) continue;
+    const file = indexFile(join(dir, entry.name));
+    if (!file) continue;
+    try {
+      const mod = (await import(pathToFileURL(file).href)) as { platform?: unknown };
+      const problems = channelPlatformProblems(mod.platform, entry.name);
+      if (problems.length > 0) {
+        logger.warn({ platform: entry.name, problems }, 'store platform skipped: invalid metadata');
+        continue;
+      }
+      found.push(mod.platform as ChannelPlatform);
+    } catch (err) {
+      logger.warn({ platform: entry.name, err: err instanceof Error ? err.message : String(err) }, 'store platform skipped: failed to load');
+    }
+  }
+  return found;
+}
+
+const platforms: ChannelPlatform[] = await discoverChannelPlatforms();
+
+/** The platforms the service speaks, sorted by slug. */
+export const CHANNEL_PLATFORMS: readonly ChannelPlatform[] = platforms;
 
 export function getChannelPlatform(slug: string): ChannelPlatform | undefined {
-  return CHANNEL_PLATFORMS.find((p) => p.slug === (slug as ChannelPlatformSlug));
+  return platforms.find((p) => p.slug === slug);
+}
+
+/**
+ * Adds platforms from a folder outside this one (an embedding application's own connectors, or a
+ * test's): validated as the built-in ones are. Only platforms added before the integrations module
+ * loads reach its schemas, so call it first. Returns the slugs added.
+ */
+export async function addChannelPlatforms(dir: string, logger?: ChannelRegistryLogger): Promise<string[]> {
+  const added: string[] = [];
+  for (const platform of await discoverChannelPlatforms({ dir, logger })) {
+    if (getChannelPlatform(platform.slug)) {
+      (logger ?? consoleLogger).warn({ platform: platform.slug, problems: ['slug already registered'] }, 'store platform skipped: invalid metadata');
+      continue;
+    }
+    platforms.push(platform);
+    added.push(platform.slug);
+  }
+  platforms.sort((a, b) => a.slug.localeCompare(b.slug));
+  return added;
 }

@@ -24,7 +24,9 @@ import {
 // Chromium: a Shopify store (a fake on loopback) connected with the job workers running, its log
 // emptied to see the empty state, then Test connection: the page waits for the exchange to be
 // written and shows its time, method and path, status, outcome and duration; its redacted bodies
-// open beneath it, and no credential of the store is anywhere on the page.
+// open beneath it, and no credential of the store is anywhere on the page. And the connect form,
+// drawn from GET /api/admin/channel-types: each platform's own fields, the service's errors
+// placed under them.
 
 let app: FastifyInstance;
 let base: string;
@@ -132,6 +134,48 @@ describe.skipIf(!haveChromium)('the integration exchange log in Chromium', () =>
       if (id) await admin('DELETE', `/api/admin/integrations/${id}`);
       await fake.close();
     }
+    expect(problems, problems.join('\n')).toEqual([]);
+  });
+
+  it('draws the connect form from the platforms the service lists', { timeout: TEST_BACKSTOP_MS }, async () => {
+    const types = (await app.inject({ method: 'GET', url: '/api/admin/channel-types', headers: t.adminHeaders })).json().data as {
+      platform: string;
+      name: string;
+      store_ref: { label: string };
+      credentials: { label: string }[];
+    }[];
+    const page = await openPage(browser, problems, { expected: [['400', /\/api\/admin\/integrations$/]] });
+    await signIn(page, base, t.email, t.password);
+    await step(page, 'connect-01-platforms', async () => {
+      await page.goto(`${base}/dashboard/integrations`);
+      await settled(page);
+      await page.getByRole('button', { name: 'Connect a store' }).click();
+      const select = page.getByLabel('Platform');
+      await visible(select);
+      expect(await select.locator('option').allInnerTexts()).toEqual([...types.map((c) => c.name), 'Custom (push with the ingest key)']);
+      // Each platform's store reference and credentials, as the service lists them.
+      for (const type of types) {
+        await select.selectOption(type.platform);
+        for (const label of [type.store_ref.label, ...type.credentials.map((c) => c.label)]) await visible(page.getByLabel(label, { exact: true }));
+      }
+    });
+    await step(page, 'connect-02-errors', async () => {
+      const woo = types.find((c) => c.platform === 'woocommerce')!;
+      await page.getByLabel('Platform').selectOption('woocommerce');
+      await page.getByLabel('Name', { exact: true }).fill('Mistyped Goods');
+      await page.getByLabel(woo.store_ref.label, { exact: true }).fill('ftp://goods.example');
+      await page.getByLabel(woo.credentials[0].label, { exact: true }).fill('ck_only_the_key');
+      await page.getByRole('button', { name: 'Connect', exact: true }).click();
+      // Each error under its own field (aria-invalid, described by it).
+      const fieldError = (label: string) => page.getByLabel(label, { exact: true }).locator('xpath=following-sibling::span[@class="field-error"]');
+      await visible(fieldError(woo.store_ref.label));
+      expect(await fieldError(woo.store_ref.label).innerText()).toMatch(/must be the site URL/);
+      expect(await fieldError(woo.credentials[1].label).innerText()).toBe('is required');
+      expect(await page.getByLabel(woo.credentials[0].label, { exact: true }).getAttribute('aria-invalid')).toBeNull();
+      await shoot(page, 'page-integrations-connect-errors');
+    });
+    await page.context().close();
+    expect((await app.inject({ method: 'GET', url: '/api/admin/integrations', headers: t.adminHeaders })).json().data).toEqual([]);
     expect(problems, problems.join('\n')).toEqual([]);
   });
 });

@@ -242,11 +242,11 @@ class InvitationStatus(OpenEnum):
 
 
 class IntegrationPlatform(OpenEnum):
-    """Known values of IntegrationPlatform. Unknown values are kept: IntegrationPlatform("new_value") does not raise."""
+    """A store platform of GET /api/admin/channel-types, or custom.. Unknown values are kept: IntegrationPlatform("new_value") does not raise."""
 
+    BIGCOMMERCE = "bigcommerce"
     SHOPIFY = "shopify"
     WOOCOMMERCE = "woocommerce"
-    BIGCOMMERCE = "bigcommerce"
     CUSTOM = "custom"
 
 
@@ -796,6 +796,20 @@ class ChannelExchange(TypedDict, total=False):
     response_body: Any
     request_id: str | None
     created_at: str
+
+
+class ChannelType(TypedDict, total=False):
+    """The ChannelType object. Fields the service adds later are kept in the dict."""
+
+    platform: str
+    name: str
+    store_ref: dict[str, Any]
+    credentials: list[dict[str, Any]]
+    oauth: bool
+    oauth_scopes: list[str]
+    default_import_statuses: list[str]
+    import_statuses_hint: str
+    webhook_topics: list[str]
 
 
 class WriteBack(TypedDict, total=False):
@@ -1985,6 +1999,13 @@ class Operations:
         """
         return self._request("POST", "/api/admin/orders/{orderId}/unarchive", path_params={"orderId": order_id}, query={}, idempotency_key=idempotency_key, answer="json")
 
+    def admin_list_channel_types(self) -> dict[str, Any]:
+        """The store platforms a connection can be made to: their store reference, credentials, OAuth and default settings.
+
+        GET /api/admin/channel-types
+        """
+        return self._request("GET", "/api/admin/channel-types", path_params={}, query={}, answer="json")
+
     def admin_list_integrations(self, *, health: str | None = None, platform: str | None = None, limit: int | None = None, cursor: str | None = None) -> Page[Integration]:
         """List integrations (filter by health or platform).
 
@@ -1992,7 +2013,7 @@ class Operations:
 
         Query parameters:
             health: token_expired once token_expires_at has passed (until the token is updated); degraded after 5 intake validation failures within 10 minutes, down after 20; healthy again after a successful intake or a token update. one of healthy, degraded, down, token_expired
-            platform: one of shopify, woocommerce, bigcommerce, custom
+            platform: A store platform of GET /api/admin/channel-types, or custom. one of bigcommerce, shopify, woocommerce, custom
             limit: Page size, default 20, clamped to 1..100.
         """
         return self._request("GET", "/api/admin/integrations", path_params={}, query={"health": health, "platform": platform, "limit": limit, "cursor": cursor}, answer="page")
@@ -3090,6 +3111,7 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "adminCancelOrder": ("POST", "/api/admin/orders/{orderId}/cancel"),
     "adminArchiveOrder": ("POST", "/api/admin/orders/{orderId}/archive"),
     "adminUnarchiveOrder": ("POST", "/api/admin/orders/{orderId}/unarchive"),
+    "adminListChannelTypes": ("GET", "/api/admin/channel-types"),
     "adminListIntegrations": ("GET", "/api/admin/integrations"),
     "adminCreateIntegration": ("POST", "/api/admin/integrations"),
     "adminGetIntegration": ("GET", "/api/admin/integrations/{id}"),

@@ -2054,6 +2054,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/channel-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The store platforms a connection can be made to: their store reference, credentials, OAuth and default settings
+         * @description One entry per platform folder the service found (docs/channels.md); `custom` integrations (orders pushed with the ingest key) are not listed.
+         */
+        get: operations["adminListChannelTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/integrations": {
         parameters: {
             query?: never;
@@ -6554,7 +6574,8 @@ export interface components {
             /** @example int_01jx0000000000000000000000 */
             id: string;
             name: string;
-            platform: "shopify" | "woocommerce" | "bigcommerce" | "custom";
+            /** @description A store platform of GET /api/admin/channel-types, or custom. */
+            platform: "bigcommerce" | "shopify" | "woocommerce" | "custom";
             /** @description Orders it sends land in this environment. */
             environment: "test" | "live";
             /** @description Non-secret settings of the connection (shop domain, options…). */
@@ -6690,6 +6711,71 @@ export interface components {
             request_id: string | null;
             /** Format: date-time */
             created_at: string;
+        };
+        /**
+         * ChannelType
+         * @example {
+         *       "platform": "woocommerce",
+         *       "name": "WooCommerce",
+         *       "store_ref": {
+         *         "label": "Site URL (https://shop.example.com)",
+         *         "description": "the site URL, https://example.com (or with the path WordPress lives at), without query or fragment"
+         *       },
+         *       "credentials": [
+         *         {
+         *           "field": "consumer_key",
+         *           "label": "Consumer key (ck_…)",
+         *           "required": true,
+         *           "secret": true
+         *         },
+         *         {
+         *           "field": "consumer_secret",
+         *           "label": "Consumer secret (cs_…)",
+         *           "required": true,
+         *           "secret": true
+         *         }
+         *       ],
+         *       "oauth": false,
+         *       "oauth_scopes": [],
+         *       "default_import_statuses": [
+         *         "processing"
+         *       ],
+         *       "import_statuses_hint": "order statuses, comma separated (processing, on-hold)",
+         *       "webhook_topics": [
+         *         "order.created",
+         *         "order.updated",
+         *         "order.deleted"
+         *       ]
+         *     }
+         */
+        ChannelType: {
+            /** @description What `platform` holds on an integration of this type. */
+            platform: string;
+            name: string;
+            store_ref: {
+                label: string;
+                /** @description What `store_ref` holds on this platform. */
+                description: string;
+            };
+            /** @description The credentials a connection takes, in the order a form asks for them. */
+            credentials: {
+                /** @description The key under `credentials`. */
+                field: string;
+                label: string;
+                /** @description False where the platform takes one of several fields (Shopify: access_token, or client_id for OAuth). */
+                required: boolean;
+                /** @description Masked in answers (•••• and its last four characters) and never returned whole. */
+                secret: boolean;
+            }[];
+            /** @description True when a connection can be made through the platform's OAuth install (an authorize_url first). */
+            oauth: boolean;
+            oauth_scopes: string[];
+            /** @description `settings.import_statuses` when none is set. */
+            default_import_statuses: string[];
+            /** @description What `settings.import_statuses` holds on this platform. */
+            import_statuses_hint: string;
+            /** @description The topics subscribed to when a connection activates. */
+            webhook_topics: string[];
         };
         /**
          * WriteBack
@@ -34302,12 +34388,181 @@ export interface operations {
             };
         };
     };
+    adminListChannelTypes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "platform": "woocommerce",
+                     *           "name": "WooCommerce",
+                     *           "store_ref": {
+                     *             "label": "Site URL (https://shop.example.com)",
+                     *             "description": "the site URL, https://example.com (or with the path WordPress lives at), without query or fragment"
+                     *           },
+                     *           "credentials": [
+                     *             {
+                     *               "field": "consumer_key",
+                     *               "label": "Consumer key (ck_…)",
+                     *               "required": true,
+                     *               "secret": true
+                     *             },
+                     *             {
+                     *               "field": "consumer_secret",
+                     *               "label": "Consumer secret (cs_…)",
+                     *               "required": true,
+                     *               "secret": true
+                     *             }
+                     *           ],
+                     *           "oauth": false,
+                     *           "oauth_scopes": [],
+                     *           "default_import_statuses": [
+                     *             "processing"
+                     *           ],
+                     *           "import_statuses_hint": "order statuses, comma separated (processing, on-hold)",
+                     *           "webhook_topics": [
+                     *             "order.created",
+                     *             "order.updated",
+                     *             "order.deleted"
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["ChannelType"][];
+                    };
+                };
+            };
+            /** @description Invalid request (validation_failed, invalid_json) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "validation_failed",
+                     *       "message": "The request is invalid.",
+                     *       "details": [
+                     *         {
+                     *           "field": "line_items",
+                     *           "message": "must NOT have fewer than 1 items"
+                     *         },
+                     *         {
+                     *           "field": "ship_to.postal_code",
+                     *           "message": "is required for US"
+                     *         }
+                     *       ],
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Missing or invalid credentials */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "unauthorized",
+                     *       "message": "Authentication is required.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden. Needs the viewer role or above (else 403 forbidden with details [{field: "role", message, required_role}]). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "forbidden",
+                     *       "message": "You are not allowed to do this.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "not_found",
+                     *       "message": "The resource does not exist.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "internal_error",
+                     *       "message": "Something went wrong on our side.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Service unavailable (the database is unreachable, a carrier cannot be reached, or the service is shutting down): retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable.",
+                     *       "request_id": "req_0cebcef5141540549db804e2bb73cd2d"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     adminListIntegrations: {
         parameters: {
             query?: {
                 /** @description token_expired once token_expires_at has passed (until the token is updated); degraded after 5 intake validation failures within 10 minutes, down after 20; healthy again after a successful intake or a token update. */
                 health?: "healthy" | "degraded" | "down" | "token_expired";
-                platform?: "shopify" | "woocommerce" | "bigcommerce" | "custom";
+                /** @description A store platform of GET /api/admin/channel-types, or custom. */
+                platform?: "bigcommerce" | "shopify" | "woocommerce" | "custom";
                 /** @description Page size, default 20, clamped to 1..100. */
                 limit?: number;
                 cursor?: string;
@@ -34509,7 +34764,8 @@ export interface operations {
             content: {
                 "application/json": {
                     name: string;
-                    platform: "shopify" | "woocommerce" | "bigcommerce" | "custom";
+                    /** @description A store platform of GET /api/admin/channel-types, or custom. */
+                    platform: "bigcommerce" | "shopify" | "woocommerce" | "custom";
                     /** @description Required for shopify (the shop domain name.myshopify.com), woocommerce (the site URL, https) and bigcommerce (the store hash). */
                     store_ref?: string;
                     /** @description Replaces the platform's origin (a test double or egress proxy); only with CHANNEL_ALLOW_BASE_URL_OVERRIDE=1 outside production. */
@@ -34612,7 +34868,8 @@ export interface operations {
                         /** @example int_01jx0000000000000000000000 */
                         id: string;
                         name: string;
-                        platform: "shopify" | "woocommerce" | "bigcommerce" | "custom";
+                        /** @description A store platform of GET /api/admin/channel-types, or custom. */
+                        platform: "bigcommerce" | "shopify" | "woocommerce" | "custom";
                         /** @description Orders it sends land in this environment. */
                         environment: "test" | "live";
                         /** @description Non-secret settings of the connection (shop domain, options…). */
@@ -34988,7 +35245,8 @@ export interface operations {
                  */
                 "application/json": {
                     name?: string;
-                    platform?: "shopify" | "woocommerce" | "bigcommerce" | "custom";
+                    /** @description A store platform of GET /api/admin/channel-types, or custom. */
+                    platform?: "bigcommerce" | "shopify" | "woocommerce" | "custom";
                     base_url?: string | null;
                     settings?: {
                         /** @description The platform's order statuses that are imported. Shopify: `<financial status>:<fulfillment status>` pairs, lower case (default: paid and partially_paid with unfulfilled and partial); WooCommerce: order statuses (default `processing`); BigCommerce: status ids as strings (default `11` Awaiting Fulfillment and `9` Awaiting Shipment). */
@@ -35087,7 +35345,8 @@ export interface operations {
                         /** @example int_01jx0000000000000000000000 */
                         id: string;
                         name: string;
-                        platform: "shopify" | "woocommerce" | "bigcommerce" | "custom";
+                        /** @description A store platform of GET /api/admin/channel-types, or custom. */
+                        platform: "bigcommerce" | "shopify" | "woocommerce" | "custom";
                         /** @description Orders it sends land in this environment. */
                         environment: "test" | "live";
                         /** @description Non-secret settings of the connection (shop domain, options…). */

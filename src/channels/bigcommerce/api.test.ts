@@ -4,7 +4,7 @@ import { bigcommerceFakeStore, startFakeBigcommerce } from '../../../test/helper
 import type { ReceivedRequest } from '../../../test/helpers/webhook-receiver.js';
 import { ChannelError, type ChannelConnection, type ChannelOrder } from '../types.js';
 import type { BigcommerceChannel } from './client.js';
-import { bigcommerce } from './index.js';
+import { platform as bigcommerce } from './index.js';
 
 const SECRET = 'whsec-0123456789abcdefghijklmnopqrstuv';
 const api = useChannelApiTest({

@@ -10,16 +10,19 @@ import { DEFAULT_IMPORT_STATUSES, WEBHOOK_TOPICS } from './units.js';
 export { BigcommerceChannel } from './client.js';
 export { trackingCarrier as bigcommerceTrackingCarrier, SECRET_HEADER as BIGCOMMERCE_SECRET_HEADER } from './units.js';
 
-export const bigcommerce: ChannelPlatform = {
+export const platform: ChannelPlatform = {
   slug: 'bigcommerce',
   name: 'BigCommerce',
   defaultImportStatuses: DEFAULT_IMPORT_STATUSES,
   webhookTopics: WEBHOOK_TOPICS,
   oauthScopes: [],
   defaultOrigin: (storeRef) => `https://api.bigcommerce.com/stores/${normaliseStoreHash(storeRef) ?? storeRef.trim().toLowerCase()}`,
+  storeRefLabel: 'Store hash (from the API path stores/…/v3)',
   storeRefDescription: 'the store hash, as in https://api.bigcommerce.com/stores/{store_hash} (5 to 20 lower-case letters and digits)',
   normaliseStoreRef: normaliseStoreHash,
   credentialProblems: bigcommerceCredentialProblems,
+  credentialFields: [{ field: 'access_token', label: 'Access token (store API account)', required: true }],
+  importStatusesHint: 'status ids, comma separated (11 Awaiting Fulfillment, 9 Awaiting Shipment)',
   secretCredentialFields: SECRET_FIELDS,
   generatesWebhookSecret: true,
   webhookSecret: (credentials) => (typeof credentials.webhook_secret === 'string' && credentials.webhook_secret !== '' ? credentials.webhook_secret : null),

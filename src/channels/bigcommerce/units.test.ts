@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bigcommerceCredentialProblems, normaliseStoreHash } from './credentials.js';
-import { bigcommerce } from './index.js';
+import { platform as bigcommerce } from './index.js';
 import { dateFilter, DEFAULT_IMPORT_STATUSES, isoFromRfc2822, stateCode, statusKey, statusWord, toMinorUnits, trackingCarrier } from './units.js';
 
 describe('BigCommerce units', () => {

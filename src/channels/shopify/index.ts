@@ -11,7 +11,7 @@ import { DEFAULT_IMPORT_STATUSES, OAUTH_SCOPES, WEBHOOK_TOPICS } from './units.j
 export { ShopifyChannel } from './client.js';
 export { SHOPIFY_API_VERSION, trackingCompany as shopifyTrackingCompany } from './units.js';
 
-export const shopify: ChannelPlatform = {
+export const platform: ChannelPlatform = {
   slug: 'shopify',
   name: 'Shopify',
   defaultImportStatuses: DEFAULT_IMPORT_STATUSES,
@@ -19,9 +19,16 @@ export const shopify: ChannelPlatform = {
   oauthScopes: OAUTH_SCOPES,
   authorizeUrl: shopifyAuthorizeUrl,
   defaultOrigin: (storeRef) => `https://${storeRef.trim().toLowerCase().replace(/\/+$/, '')}`,
+  storeRefLabel: 'Shop domain (name.myshopify.com)',
   storeRefDescription: 'the shop domain, name.myshopify.com (lower case)',
   normaliseStoreRef: normaliseShopDomain,
   credentialProblems: shopifyCredentialProblems,
+  credentialFields: [
+    { field: 'access_token', label: 'Admin API access token (custom app)', required: false },
+    { field: 'client_id', label: 'Client ID (Partner app, for the OAuth install)', required: false },
+    { field: 'client_secret', label: 'Client secret (API secret key)', required: true },
+  ],
+  importStatusesHint: 'financial:fulfillment pairs, comma separated (paid:unfulfilled, paid:partial)',
   secretCredentialFields: SECRET_FIELDS,
   generatesWebhookSecret: false,
   webhookSecret: (credentials) => (typeof credentials.client_secret === 'string' ? credentials.client_secret : null),

@@ -4,7 +4,7 @@ import { startFakeWooCommerce, wooFakeStore } from '../../../test/helpers/fake-w
 import type { ReceivedRequest } from '../../../test/helpers/webhook-receiver.js';
 import { ChannelError, type ChannelConnection, type ChannelOrder } from '../types.js';
 import type { WooCommerceChannel } from './client.js';
-import { woocommerce } from './index.js';
+import { platform as woocommerce } from './index.js';
 
 const SECRET = 'whsec0123456789abcdefghijABCDEFGHIJ';
 const api = useChannelApiTest({

@@ -12,16 +12,22 @@ export { WooCommerceChannel } from './client.js';
 export { signWooWebhook } from './webhooks.js';
 export { trackingCompany as wooTrackingCompany } from './units.js';
 
-export const woocommerce: ChannelPlatform = {
+export const platform: ChannelPlatform = {
   slug: 'woocommerce',
   name: 'WooCommerce',
   defaultImportStatuses: DEFAULT_IMPORT_STATUSES,
   webhookTopics: WEBHOOK_TOPICS,
   oauthScopes: [],
   defaultOrigin: (storeRef) => normaliseSiteUrl(storeRef) ?? storeRef.trim().replace(/\/+$/, ''),
+  storeRefLabel: 'Site URL (https://shop.example.com)',
   storeRefDescription: 'the site URL, https://example.com (or with the path WordPress lives at), without query or fragment',
   normaliseStoreRef: normaliseSiteUrl,
   credentialProblems: wooCredentialProblems,
+  credentialFields: [
+    { field: 'consumer_key', label: 'Consumer key (ck_…)', required: true },
+    { field: 'consumer_secret', label: 'Consumer secret (cs_…)', required: true },
+  ],
+  importStatusesHint: 'order statuses, comma separated (processing, on-hold)',
   secretCredentialFields: SECRET_FIELDS,
   generatesWebhookSecret: true,
   webhookSecret: (credentials) => (typeof credentials.webhook_secret === 'string' && credentials.webhook_secret ? credentials.webhook_secret : null),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { normaliseSiteUrl, wooCredentialProblems, basicAuthorization } from './credentials.js';
-import { woocommerce } from './index.js';
+import { platform as woocommerce } from './index.js';
 import { gmtInstant, modifiedAfter, toMinorUnits, trackingCompany } from './units.js';
 
 describe('WooCommerce units', () => {

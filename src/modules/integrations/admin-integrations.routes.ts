@@ -1,8 +1,11 @@
 import { Type } from '@sinclair/typebox';
 import { errorResponses, listResponse, type App } from '../../platform/http/schemas.js';
 import { serviceContext } from '../../platform/http/request-context.js';
+import { CHANNEL_PLATFORMS } from '../../channels/registry.js';
 import {
   ChannelExchangeListSchema,
+  ChannelTypeListSchema,
+  ChannelTypeSchema,
   ChannelExchangeSchema,
   CreateIntegrationBody,
   IdParams,
@@ -18,6 +21,7 @@ import {
 import { integrationsService } from './integrations.service.js';
 import type { ChannelSync } from './channels.sync.js';
 import { toChannelExchange, toSyncEntry, toSyncRun, toWriteBack } from './channels.wire.js';
+import { toChannelType } from './integrations.wire.js';
 import { listChannelExchanges } from './channels.exchanges.js';
 import type { OrdersService } from '../orders/index.js';
 import { parseInstant } from '../orders/index.js';
@@ -32,8 +36,22 @@ export async function adminIntegrationsRoutes(app: App, opts: { sync: ChannelSyn
   app.addSchema(IntegrationSchema);
   app.addSchema(SyncRunSchema);
   app.addSchema(ChannelExchangeSchema);
+  app.addSchema(ChannelTypeSchema);
   const security = [{ session: [] }];
   const tags = ['admin'];
+
+  app.get('/channel-types', {
+    schema: {
+      operationId: 'adminListChannelTypes',
+      summary: 'The store platforms a connection can be made to: their store reference, credentials, OAuth and default settings',
+      description:
+        'One entry per platform folder the service found (docs/channels.md); `custom` integrations (orders pushed with the ingest key) are not listed.',
+      tags,
+      security,
+      response: { 200: ChannelTypeListSchema, ...errorResponses(401, 404) },
+    },
+    handler: async () => ({ data: CHANNEL_PLATFORMS.map(toChannelType) }),
+  });
 
   app.get('/integrations', {
     schema: {

@@ -1,6 +1,7 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { DateTimeSchema, PageLimitSchema } from '../../platform/http/schemas.js';
 import { nullable } from '../../platform/http/nullable.js';
+import { CHANNEL_PLATFORMS } from '../../channels/registry.js';
 import { INTEGRATION_HEALTH } from './integrations.health.js';
 import {
   CREATE_INTEGRATION_BODY_EXAMPLE,
@@ -14,8 +15,12 @@ const NullableTimestamp = Type.Union([Timestamp, Type.Null()]);
 /** Response fields that may be null (serialisation only: requests use `nullable`). */
 const orNull = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
-export const PLATFORMS = ['shopify', 'woocommerce', 'bigcommerce', 'custom'] as const;
-export const PlatformSchema = Type.Union(PLATFORMS.map((p) => Type.Literal(p)));
+/** Every discovered store platform (src/channels/<slug>/), then `custom` (orders pushed with the ingest key). */
+export const PLATFORMS: readonly string[] = [...CHANNEL_PLATFORMS.map((p) => p.slug), 'custom'];
+export const PlatformSchema = Type.Union(
+  PLATFORMS.map((p) => Type.Literal(p)),
+  { description: 'A store platform of GET /api/admin/channel-types, or custom.' },
+);
 export const HealthSchema = Type.Union(
   INTEGRATION_HEALTH.map((h) => Type.Literal(h)),
   {
@@ -307,3 +312,46 @@ export const SyncHistorySchema = Type.Object(
     ],
   },
 );
+
+const ChannelTypeExample = {
+  platform: 'woocommerce',
+  name: 'WooCommerce',
+  store_ref: {
+    label: 'Site URL (https://shop.example.com)',
+    description: 'the site URL, https://example.com (or with the path WordPress lives at), without query or fragment',
+  },
+  credentials: [
+    { field: 'consumer_key', label: 'Consumer key (ck_…)', required: true, secret: true },
+    { field: 'consumer_secret', label: 'Consumer secret (cs_…)', required: true, secret: true },
+  ],
+  oauth: false,
+  oauth_scopes: [],
+  default_import_statuses: ['processing'],
+  import_statuses_hint: 'order statuses, comma separated (processing, on-hold)',
+  webhook_topics: ['order.created', 'order.updated', 'order.deleted'],
+};
+
+export const ChannelTypeSchema = Type.Object(
+  {
+    platform: Type.String({ description: 'What `platform` holds on an integration of this type.' }),
+    name: Type.String(),
+    store_ref: Type.Object({ label: Type.String(), description: Type.String({ description: 'What `store_ref` holds on this platform.' }) }),
+    credentials: Type.Array(
+      Type.Object({
+        field: Type.String({ description: 'The key under `credentials`.' }),
+        label: Type.String(),
+        required: Type.Boolean({ description: 'False where the platform takes one of several fields (Shopify: access_token, or client_id for OAuth).' }),
+        secret: Type.Boolean({ description: 'Masked in answers (•••• and its last four characters) and never returned whole.' }),
+      }),
+      { description: 'The credentials a connection takes, in the order a form asks for them.' },
+    ),
+    oauth: Type.Boolean({ description: "True when a connection can be made through the platform's OAuth install (an authorize_url first)." }),
+    oauth_scopes: Type.Array(Type.String()),
+    default_import_statuses: Type.Array(Type.String(), { description: '`settings.import_statuses` when none is set.' }),
+    import_statuses_hint: Type.String({ description: 'What `settings.import_statuses` holds on this platform.' }),
+    webhook_topics: Type.Array(Type.String(), { description: 'The topics subscribed to when a connection activates.' }),
+  },
+  { $id: 'ChannelType', title: 'ChannelType', examples: [ChannelTypeExample] },
+);
+export type ChannelType = Static<typeof ChannelTypeSchema>;
+export const ChannelTypeListSchema = Type.Object({ data: Type.Array(Type.Ref(ChannelTypeSchema)) }, { examples: [{ data: [ChannelTypeExample] }] });

@@ -2,7 +2,8 @@ import type { ColumnType, Generated, Selectable } from 'kysely';
 import type { Timestamp, NullableTimestamp, NullableJson } from '../../platform/db/columns.js';
 import type { IntegrationHealth } from './integrations.health.js';
 
-export type IntegrationPlatform = 'shopify' | 'woocommerce' | 'bigcommerce' | 'custom';
+/** A discovered store platform's slug (src/channels/<slug>/), or `custom`. */
+export type IntegrationPlatform = string;
 export type ConnectionState = 'pending_authorization' | 'active' | 'paused' | 'disconnected';
 
 /** docs/channels.md `settings`; stored as given, defaults filled in on read. */

@@ -1,4 +1,5 @@
-import type { Integration } from './integrations.schemas.js';
+import type { ChannelPlatform } from '../../channels/platform.js';
+import type { ChannelType, Integration } from './integrations.schemas.js';
 import type { IntegrationRow } from './integrations.tables.js';
 import { iso } from '../../platform/http/wire.js';
 import { effectiveSettings, isConnector } from './integrations.connection.js';
@@ -42,5 +43,20 @@ export function toIntegration(row: IntegrationRow, now: Date = new Date()): Inte
     health_since: iso(row.health_changed_at ?? row.created_at),
     created_at: iso(row.created_at)!,
     updated_at: iso(row.updated_at)!,
+  };
+}
+
+/** A store platform as GET /api/admin/channel-types lists it: what the dashboard's forms are drawn from. */
+export function toChannelType(p: ChannelPlatform): ChannelType {
+  return {
+    platform: p.slug,
+    name: p.name,
+    store_ref: { label: p.storeRefLabel, description: p.storeRefDescription },
+    credentials: p.credentialFields.map((f) => ({ field: f.field, label: f.label, required: f.required, secret: p.secretCredentialFields.includes(f.field) })),
+    oauth: typeof p.authorizeUrl === 'function',
+    oauth_scopes: [...p.oauthScopes],
+    default_import_statuses: [...p.defaultImportStatuses],
+    import_statuses_hint: p.importStatusesHint,
+    webhook_topics: [...p.webhookTopics],
   };
 }

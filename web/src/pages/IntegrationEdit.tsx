@@ -1,14 +1,16 @@
 import { useState, type FormEvent } from 'react';
 import { api, call } from '../api/client';
+import { channelTypes, CUSTOM_PLATFORM, type IntegrationPlatform } from '../api/channels';
 import type { PageProps } from '../page-props';
 import { Link, navigate } from '../router';
 import { ConfirmButton, ErrorBox, Field, fieldError, Loading, SecretOnce, Select, useAction, useAsync, when } from '../ui';
-import { HealthBadge, PLATFORMS } from './Integrations';
+import { HealthBadge } from './Integrations';
 import { IntegrationStore } from './IntegrationStore';
 
 const toLocal = (iso: string | null) => (iso ? new Date(iso).toISOString().slice(0, 16) : '');
 
 export function IntegrationEdit({ params }: PageProps) {
+  const types = useAsync(channelTypes, []);
   const item = useAsync(() => call(api.GET('/api/admin/integrations/{id}', { params: { path: { id: params.id } } })), [params.id]);
   const [form, setForm] = useState<{ name: string; platform: string; token_expires_at: string; rotate: boolean } | null>(null);
   const [newKey, setNewKey] = useState<string | null>(null);
@@ -38,7 +40,7 @@ export function IntegrationEdit({ params }: PageProps) {
           params: { path: { id: i.id } },
           body: {
             name: f.name.trim(),
-            platform: f.platform as (typeof PLATFORMS)[number],
+            platform: f.platform as IntegrationPlatform,
             token_expires_at: f.token_expires_at ? new Date(f.token_expires_at).toISOString() : null,
             ...(f.rotate ? { rotate_ingest_key: true } : {}),
           },
@@ -93,7 +95,7 @@ export function IntegrationEdit({ params }: PageProps) {
             error={fieldError(save.error?.details, 'name')}
           />
           <Select label="Platform" value={f.platform} onChange={(e) => setForm({ ...f, platform: e.target.value })}>
-            {PLATFORMS.map((p) => (
+            {[...new Set([f.platform, ...(types.data ?? []).map((t) => t.platform), CUSTOM_PLATFORM])].map((p) => (
               <option key={p}>{p}</option>
             ))}
           </Select>

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { api, call } from '../api/client';
+import { channelTypes } from '../api/channels';
 import { Link, navigate } from '../router';
 import {
   Badge,
@@ -27,14 +28,9 @@ import { ConnectionBadge, healthReason, RETRYABLE, WriteBacksTable, type Integra
  * store it is, its settings as a form, Test connection and Sync now, the sync runs, the
  * write-backs that need a hand and the exchange log with the store.
  */
-/** What `import_statuses` holds on each platform (docs/channels.md). */
-const STATUS_HINTS: Record<string, string> = {
-  shopify: 'financial:fulfillment pairs, comma separated (paid:unfulfilled, paid:partial)',
-  woocommerce: 'order statuses, comma separated (processing, on-hold)',
-  bigcommerce: 'status ids, comma separated (11 Awaiting Fulfillment, 9 Awaiting Shipment)',
-};
-
 export function IntegrationStore({ integration: i, onChange }: { integration: Integration; onChange: (i: Integration) => void }) {
+  const types = useAsync(channelTypes, []);
+  const type = types.data?.find((t) => t.platform === i.platform);
   const action = useAction();
   const [notice, setNotice] = useState<string | null>(null);
   // Bumped after each call that may change the runs or the write-backs, so their lists re-read.
@@ -107,7 +103,7 @@ export function IntegrationStore({ integration: i, onChange }: { integration: In
       {action.error && <ErrorBox error={action.error} />}
       {connection?.state === 'pending_authorization' && connection.authorize_url && (
         <p className="alert alert-warn" role="note">
-          Approve the app on {i.platform === 'shopify' ? 'Shopify' : 'the store'} to finish connecting {i.store_ref}:{' '}
+          Approve the app on {type?.name ?? 'the store'} to finish connecting {i.store_ref}:{' '}
           <a className="btn btn-primary" href={connection.authorize_url}>
             Install on Shopify
           </a>
@@ -186,7 +182,14 @@ export function IntegrationStore({ integration: i, onChange }: { integration: In
           )}
         </div>
       </div>
-      {i.settings && <StoreSettings key={`settings-${i.id}`} integration={i} onSaved={(r) => (onChange(r), setWriteBackTick((t) => t + 1))} />}
+      {i.settings && (
+        <StoreSettings
+          key={`settings-${i.id}`}
+          integration={i}
+          statusesHint={type?.import_statuses_hint}
+          onSaved={(r) => (onChange(r), setWriteBackTick((t) => t + 1))}
+        />
+      )}
       <SyncRuns integrationId={i.id} tick={syncTick} />
       <StuckWriteBacks integrationId={i.id} tick={writeBackTick} onRetried={() => setWriteBackTick((t) => t + 1)} />
       <IntegrationExchanges integrationId={i.id} tick={storeCallTick} />
@@ -203,7 +206,7 @@ const splitStatuses = (text: string) =>
     .filter(Boolean);
 
 /** The settings as a form: PUT …/:id {name, settings} (settings are merged by the service, which re-tests at once). */
-function StoreSettings({ integration, onSaved }: { integration: Integration; onSaved: (i: Integration) => void }) {
+function StoreSettings({ integration, statusesHint, onSaved }: { integration: Integration; statusesHint?: string; onSaved: (i: Integration) => void }) {
   const s = integration.settings as Settings;
   const initial = {
     name: integration.name,
@@ -257,7 +260,7 @@ function StoreSettings({ integration, onSaved }: { integration: Integration; onS
           value={form.import_statuses}
           onChange={(e) => setForm({ ...form, import_statuses: e.target.value })}
           error={err('settings.import_statuses') ?? fieldError(save.error?.details, 'settings.import_statuses[0]')}
-          hint={STATUS_HINTS[integration.platform] ?? 'the store’s status names, comma separated'}
+          hint={statusesHint ?? 'the store’s status names, comma separated'}
         />
         <Field
           label="Backfill (days)"

@@ -1,10 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import { api, call } from '../api/client';
+import { channelTypes, CUSTOM_PLATFORM, type IntegrationPlatform } from '../api/channels';
 import { Link } from '../router';
 import { useSession } from '../session';
 import { Badge, Empty, ErrorBox, Field, fieldError, Loading, Pager, SecretOnce, Select, useAction, useAsync, useCursorPages, when } from '../ui';
-
-export const PLATFORMS = ['shopify', 'woocommerce', 'bigcommerce', 'custom'] as const;
 
 export function HealthBadge({ health, reason }: { health: string; reason?: string | null }) {
   return (
@@ -19,49 +18,35 @@ export function Integrations() {
   const pages = useCursorPages('');
   const list = useAsync(() => call(api.GET('/api/admin/integrations', { params: { query: { cursor: pages.cursor, limit: 25 } } })), [pages.cursor]);
   const [creating, setCreating] = useState(false);
-  const blank = {
-    name: '',
-    platform: 'shopify',
-    shop: '',
-    token_expires_at: '',
-    access_token: '',
-    client_secret: '',
-    client_id: '',
-    consumer_key: '',
-    consumer_secret: '',
-  };
+  // The connect form is drawn from the platforms the service found (GET /api/admin/channel-types).
+  const types = useAsync(channelTypes, []);
+  const blank = { name: '', platform: '', store_ref: '', credentials: {} as Record<string, string>, token_expires_at: '' };
   const [form, setForm] = useState(blank);
-  const [created, setCreated] = useState<{ name: string; key: string; authorizeUrl: string | null } | null>(null);
+  const [created, setCreated] = useState<{ name: string; key: string; authorizeUrl: string | null; platform: string } | null>(null);
   const create = useAction();
-  const shopify = form.platform === 'shopify';
-  const woocommerce = form.platform === 'woocommerce';
-  const bigcommerce = form.platform === 'bigcommerce';
-
-  /** Shopify: a custom app's token (active at once), or a Partner app's client id (the OAuth install). */
-  function shopifyCredentials() {
-    const secret = { client_secret: form.client_secret.trim() };
-    return form.access_token.trim() ? { access_token: form.access_token.trim(), ...secret } : { client_id: form.client_id.trim(), ...secret };
-  }
+  // The first platform listed until one is picked; custom alone when the list could not be read.
+  const selected = form.platform || types.data?.[0]?.platform || (types.error ? CUSTOM_PLATFORM : '');
+  const type = types.data?.find((t) => t.platform === selected);
 
   async function submit(e: FormEvent) {
     e.preventDefault();
     const name = form.name.trim();
-    const platform = form.platform as (typeof PLATFORMS)[number];
-    const body = shopify
-      ? { name, platform, store_ref: form.shop.trim(), credentials: shopifyCredentials() }
-      : woocommerce
-        ? { name, platform, store_ref: form.shop.trim(), credentials: { consumer_key: form.consumer_key.trim(), consumer_secret: form.consumer_secret.trim() } }
-        : bigcommerce
-          ? { name, platform, store_ref: form.shop.trim(), credentials: { access_token: form.access_token.trim() } }
-          : {
-              name,
-              platform,
-              config: form.shop.trim() ? { shop_domain: form.shop.trim() } : {},
-              token_expires_at: form.token_expires_at ? new Date(form.token_expires_at).toISOString() : null,
-            };
+    const platform = selected as IntegrationPlatform;
+    // Empty fields are left out: the platform says which of its fields it needs (Shopify: a token, or a client id for OAuth).
+    const credentials = Object.fromEntries(
+      (type?.credentials ?? []).map((f) => [f.field, (form.credentials[f.field] ?? '').trim()] as const).filter(([, value]) => value !== ''),
+    );
+    const body = type
+      ? { name, platform, store_ref: form.store_ref.trim(), credentials }
+      : {
+          name,
+          platform,
+          config: form.store_ref.trim() ? { shop_domain: form.store_ref.trim() } : {},
+          token_expires_at: form.token_expires_at ? new Date(form.token_expires_at).toISOString() : null,
+        };
     const res = await create.run(() => call(api.POST('/api/admin/integrations', { body })));
     if (res) {
-      setCreated({ name: res.name, key: res.ingest_key ?? '', authorizeUrl: res.connection?.authorize_url ?? null });
+      setCreated({ name: res.name, key: res.ingest_key ?? '', authorizeUrl: res.connection?.authorize_url ?? null, platform: type?.name ?? platform });
       setCreating(false);
       setForm(blank);
       list.reload();
@@ -84,9 +69,9 @@ export function Integrations() {
       </p>
       {created?.authorizeUrl && (
         <p className="card">
-          Approve the app on Shopify to finish connecting {created.name}:{' '}
+          Approve the app on {created.platform} to finish connecting {created.name}:{' '}
           <a className="btn btn-primary" href={created.authorizeUrl}>
-            Install on Shopify
+            Install on {created.platform}
           </a>
         </p>
       )}
@@ -95,6 +80,7 @@ export function Integrations() {
         <form onSubmit={submit} noValidate className="form card" aria-label="New integration">
           <h2>Connect a store</h2>
           {create.error && <ErrorBox error={create.error} />}
+          {types.error && <ErrorBox error={types.error} onRetry={types.reload} />}
           <div className="row">
             <Field
               label="Name"
@@ -105,104 +91,46 @@ export function Integrations() {
               error={fieldError(create.error?.details, 'name')}
               autoFocus
             />
-            <Select label="Platform" value={form.platform} onChange={(e) => setForm({ ...form, platform: e.target.value })}>
-              {PLATFORMS.map((p) => (
-                <option key={p}>{p}</option>
+            <Select label="Platform" value={selected} onChange={(e) => setForm({ ...form, platform: e.target.value, credentials: {} })}>
+              {(types.data ?? []).map((t) => (
+                <option key={t.platform} value={t.platform}>
+                  {t.name}
+                </option>
               ))}
+              <option value={CUSTOM_PLATFORM}>Custom (push with the ingest key)</option>
             </Select>
-            {shopify ? (
+            {type ? (
               <>
                 <Field
-                  label="Shop domain (name.myshopify.com)"
+                  label={type.store_ref.label}
                   required
-                  value={form.shop}
+                  value={form.store_ref}
                   maxLength={255}
-                  onChange={(e) => setForm({ ...form, shop: e.target.value })}
+                  onChange={(e) => setForm({ ...form, store_ref: e.target.value })}
                   error={fieldError(create.error?.details, 'store_ref')}
                 />
-                <Field
-                  label="Admin API access token (custom app)"
-                  type="password"
-                  autoComplete="off"
-                  value={form.access_token}
-                  maxLength={512}
-                  onChange={(e) => setForm({ ...form, access_token: e.target.value })}
-                  error={fieldError(create.error?.details, 'credentials.access_token')}
-                />
-                <Field
-                  label="Client ID (Partner app, for the OAuth install)"
-                  value={form.client_id}
-                  maxLength={512}
-                  disabled={Boolean(form.access_token)}
-                  onChange={(e) => setForm({ ...form, client_id: e.target.value })}
-                  error={fieldError(create.error?.details, 'credentials.client_id')}
-                />
-                <Field
-                  label="Client secret (API secret key)"
-                  required
-                  type="password"
-                  autoComplete="off"
-                  value={form.client_secret}
-                  maxLength={512}
-                  onChange={(e) => setForm({ ...form, client_secret: e.target.value })}
-                  error={fieldError(create.error?.details, 'credentials.client_secret')}
-                />
+                {type.credentials.map((f) => (
+                  <Field
+                    key={f.field}
+                    label={f.label}
+                    required={f.required}
+                    type={f.secret ? 'password' : 'text'}
+                    autoComplete="off"
+                    value={form.credentials[f.field] ?? ''}
+                    maxLength={512}
+                    onChange={(e) => setForm({ ...form, credentials: { ...form.credentials, [f.field]: e.target.value } })}
+                    error={fieldError(create.error?.details, `credentials.${f.field}`)}
+                  />
+                ))}
               </>
-            ) : woocommerce ? (
+            ) : selected === CUSTOM_PLATFORM ? (
               <>
                 <Field
-                  label="Site URL (https://shop.example.com)"
-                  required
-                  value={form.shop}
-                  maxLength={255}
-                  onChange={(e) => setForm({ ...form, shop: e.target.value })}
-                  error={fieldError(create.error?.details, 'store_ref')}
+                  label="Shop domain (optional)"
+                  value={form.store_ref}
+                  maxLength={200}
+                  onChange={(e) => setForm({ ...form, store_ref: e.target.value })}
                 />
-                <Field
-                  label="Consumer key (ck_…)"
-                  required
-                  type="password"
-                  autoComplete="off"
-                  value={form.consumer_key}
-                  maxLength={512}
-                  onChange={(e) => setForm({ ...form, consumer_key: e.target.value })}
-                  error={fieldError(create.error?.details, 'credentials.consumer_key')}
-                />
-                <Field
-                  label="Consumer secret (cs_…)"
-                  required
-                  type="password"
-                  autoComplete="off"
-                  value={form.consumer_secret}
-                  maxLength={512}
-                  onChange={(e) => setForm({ ...form, consumer_secret: e.target.value })}
-                  error={fieldError(create.error?.details, 'credentials.consumer_secret')}
-                />
-              </>
-            ) : bigcommerce ? (
-              <>
-                <Field
-                  label="Store hash (from the API path stores/…/v3)"
-                  required
-                  value={form.shop}
-                  maxLength={255}
-                  onChange={(e) => setForm({ ...form, shop: e.target.value })}
-                  error={fieldError(create.error?.details, 'store_ref')}
-                />
-                <Field
-                  label="Access token (store API account)"
-                  required
-                  type="password"
-                  autoComplete="off"
-                  value={form.access_token}
-                  maxLength={512}
-                  onChange={(e) => setForm({ ...form, access_token: e.target.value })}
-                  error={fieldError(create.error?.details, 'credentials.access_token')}
-                />
-              </>
-            ) : (
-              <>
-                <Field label="Shop domain (optional)" value={form.shop} maxLength={200} onChange={(e) => setForm({ ...form, shop: e.target.value })} />
                 <Field
                   label="Token expires (optional)"
                   type="datetime-local"
@@ -211,6 +139,8 @@ export function Integrations() {
                   error={fieldError(create.error?.details, 'token_expires_at')}
                 />
               </>
+            ) : (
+              <Loading label="Loading platforms…" />
             )}
           </div>
           <div className="actions">

@@ -7,19 +7,19 @@ declare(strict_types=1);
 namespace ShippingService\Enum;
 
 /**
- * Known values of IntegrationPlatform.
+ * Known values of IntegrationPlatform: A store platform of GET /api/admin/channel-types, or custom..
  *
  * Plain string constants rather than a native enum, so a value the service adds later stays a
  * usable string: isKnown() says whether this version knows it.
  */
 final class IntegrationPlatform
 {
+    public const BIGCOMMERCE = 'bigcommerce';
     public const SHOPIFY = 'shopify';
     public const WOOCOMMERCE = 'woocommerce';
-    public const BIGCOMMERCE = 'bigcommerce';
     public const CUSTOM = 'custom';
 
-    public const VALUES = [self::SHOPIFY, self::WOOCOMMERCE, self::BIGCOMMERCE, self::CUSTOM];
+    public const VALUES = [self::BIGCOMMERCE, self::SHOPIFY, self::WOOCOMMERCE, self::CUSTOM];
 
     public static function isKnown(string $value): bool
     {

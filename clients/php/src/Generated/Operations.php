@@ -134,6 +134,7 @@ trait Operations
         'adminCancelOrder' => ['POST', '/api/admin/orders/{orderId}/cancel'],
         'adminArchiveOrder' => ['POST', '/api/admin/orders/{orderId}/archive'],
         'adminUnarchiveOrder' => ['POST', '/api/admin/orders/{orderId}/unarchive'],
+        'adminListChannelTypes' => ['GET', '/api/admin/channel-types'],
         'adminListIntegrations' => ['GET', '/api/admin/integrations'],
         'adminCreateIntegration' => ['POST', '/api/admin/integrations'],
         'adminGetIntegration' => ['GET', '/api/admin/integrations/{id}'],
@@ -1966,13 +1967,24 @@ trait Operations
     }
 
     /**
+     * The store platforms a connection can be made to: their store reference, credentials, OAuth and default settings.
+     *
+     * GET /api/admin/channel-types
+     * @return array<string, mixed> the answer
+     */
+    public function adminListChannelTypes(): array
+    {
+        return $this->request('GET', '/api/admin/channel-types', [], [], null, null, 'json');
+    }
+
+    /**
      * List integrations (filter by health or platform).
      *
      * GET /api/admin/integrations
      *
      * @param array<string, mixed> $query health, platform, limit, cursor
      *   health: token_expired once token_expires_at has passed (until the token is updated); degraded after 5 intake validation failures within 10 minutes, down after 20; healthy again after a successful intake or a token update. one of healthy, degraded, down, token_expired
-     *   platform: one of shopify, woocommerce, bigcommerce, custom
+     *   platform: A store platform of GET /api/admin/channel-types, or custom. one of bigcommerce, shopify, woocommerce, custom
      *   limit: Page size, default 20, clamped to 1..100.
      * @return array{data: list<array<string, mixed>>, has_more: bool, next_cursor: ?string} a page of Integration
      */
