@@ -60,7 +60,7 @@ import type { LookupFunction } from 'node:net';
 import { superAdminAuditRoutes } from './modules/audit/index.js';
 import { apiRequestCounter, superAdminAnalyticsRoutes } from './modules/analytics/index.js';
 import { publicOfficeRedeemRoutes, superAdminOfficeRedeemRoutes } from './modules/office-redeem/index.js';
-import { adminMtlsRoutes, clientCertificateGuard, mtlsService } from './modules/mtls/index.js';
+import { adminMtlsRoutes, clientCertificateGuard } from './modules/mtls/index.js';
 import { defaultWebDir, webRoutes } from './platform/http/dashboard.routes.js';
 import { carrierAccountsRoutes, exchangeLogSink, type ApiDriverCatalogue } from './modules/carrier-accounts/index.js';
 import { shippingRulesRoutes } from './modules/shipping-rules/index.js';
@@ -345,7 +345,7 @@ async function registerRoutes(app: App, opts: { deps: Deps; services: Services; 
         if (scope) requests.count(scope.workspaceId, scope.environment);
         done();
       });
-      v1.addHook('onRequest', clientCertificateGuard({ config: opts.deps.config, workspaces: app.identity.workspaces, mtls: mtlsService(opts.deps) }));
+      v1.addHook('onRequest', clientCertificateGuard({ config: opts.deps.config, workspaces: app.identity.workspaces, mtls: opts.services.mtls }));
       // After the key's guard (which sets the key's role): every route's role from the one table.
       enforceRouteRoles(v1, '/v1');
       registerIdempotency(v1, opts.deps.db, opts.deps.now, { engine: opts.deps.database.engine });
@@ -356,7 +356,7 @@ async function registerRoutes(app: App, opts: { deps: Deps; services: Services; 
       await v1.register(shipmentsRoutes, { surface: 'v1', shipments });
       await v1.register(batchesRoutes, { batches });
       await v1.register(labelPrintRoutes, { surface: 'v1', prints: labelPrints });
-      await v1.register(webhooksRoutes, { surface: 'v1' });
+      await v1.register(webhooksRoutes, { surface: 'v1', webhooks: opts.services.webhooks });
       await v1.register(carrierAccountsRoutes, { surface: 'v1', service: carrierAccounts });
       await v1.register(shippingRulesRoutes, { surface: 'v1', service: shippingRules });
       await v1.register(manifestsRoutes, { surface: 'v1', service: manifests });
@@ -378,13 +378,13 @@ async function registerRoutes(app: App, opts: { deps: Deps; services: Services; 
       await admin.register(adminWorkspaceRoutes);
       await admin.register(membersRoutes);
       await admin.register(ordersRoutes, { surface: 'admin', orders });
-      await admin.register(adminIntegrationsRoutes, { sync: opts.services.channelSync, orders });
+      await admin.register(adminIntegrationsRoutes, { integrations: opts.services.integrations, sync: opts.services.channelSync, orders });
       await admin.register(writeBacksRoutes, { writeBacks: opts.services.channelWriteBacks });
       await admin.register(shipmentsRoutes, { surface: 'admin', shipments });
       await admin.register(adminBatchesRoutes, { batches });
       await admin.register(labelPrintRoutes, { surface: 'admin', prints: labelPrints });
-      await admin.register(webhooksRoutes, { surface: 'admin' });
-      await admin.register(adminMtlsRoutes);
+      await admin.register(webhooksRoutes, { surface: 'admin', webhooks: opts.services.webhooks });
+      await admin.register(adminMtlsRoutes, { mtls: opts.services.mtls });
       await admin.register(ratesRoutes, { surface: 'admin', gateway: carrierGateway, packages, locations });
       await admin.register(carrierAccountsRoutes, { surface: 'admin', service: carrierAccounts });
       await admin.register(shippingRulesRoutes, { surface: 'admin', service: shippingRules });
@@ -398,9 +398,9 @@ async function registerRoutes(app: App, opts: { deps: Deps; services: Services; 
   );
 
   await app.register(superAdminIdentityRoutes, { prefix: '/api/super-admin' });
-  await app.register(superAdminSettingsRoutes, { prefix: '/api/super-admin' });
+  await app.register(superAdminSettingsRoutes, { prefix: '/api/super-admin', settings: opts.services.settings });
   await app.register(superAdminAuditRoutes, { prefix: '/api/super-admin' });
-  await app.register(superAdminAnalyticsRoutes, { prefix: '/api/super-admin' });
+  await app.register(superAdminAnalyticsRoutes, { prefix: '/api/super-admin', analytics: opts.services.analytics });
   await app.register(superAdminOfficeRedeemRoutes, { prefix: '/api/super-admin', officeRedeem });
 
   await app.register(publicOfficeRedeemRoutes, { prefix: '/api/public', perIpPerMinute: opts.perIpPerMinute, officeRedeem });
@@ -408,7 +408,12 @@ async function registerRoutes(app: App, opts: { deps: Deps; services: Services; 
   await app.register(publicTrackingRoutes, { prefix: '/api/public', perIpPerMinute: opts.perIpPerMinute, shipments });
 
   // Order intake: the integration's ingest key; per-IP limit 10× the public one (stores push in bulk).
-  await app.register(integrationIntakeRoutes, { prefix: '/api/integrations', perIpPerMinute: opts.perIpPerMinute * 10, orders });
+  await app.register(integrationIntakeRoutes, {
+    prefix: '/api/integrations',
+    perIpPerMinute: opts.perIpPerMinute * 10,
+    orders,
+    integrations: opts.services.integrations,
+  });
   // Store platforms' webhooks: the signature is the credential (no key, no session).
   await app.register(channelReceiverRoutes, {
     prefix: '/api/integrations',

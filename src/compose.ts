@@ -19,8 +19,11 @@ import {
   ChannelHub,
   ChannelSync,
   ChannelWriteBacks,
-  integrationsService,
+  IntegrationsService,
 } from './modules/integrations/index.js';
+import { WebhooksService } from './modules/webhooks/index.js';
+import { MtlsService } from './modules/mtls/index.js';
+import { AnalyticsService } from './modules/analytics/index.js';
 import type { ChannelHttpClient } from './channels/http/client.js';
 
 /** The domain services of one app, each made once, with the services it calls in its constructor. */
@@ -45,6 +48,14 @@ export interface Services {
   packages: PackagesService;
   /** Where a workspace ships from. */
   locations: LocationsService;
+  /** Webhook endpoints and their deliveries (the dispatch itself runs in the jobs). */
+  webhooks: WebhooksService;
+  /** Client certificates of the workspaces that require them on /v1. */
+  mtls: MtlsService;
+  /** The super-admin's figures. */
+  analytics: AnalyticsService;
+  /** Store and push connections: their records, ingest keys and health. */
+  integrations: IntegrationsService;
   /** The one apply step of store orders (webhooks, reconciliation, manual syncs). */
   channelApply: ChannelApply;
   /** Store webhook deliveries: verified, stored once, applied by a job. */
@@ -63,46 +74,48 @@ export interface Services {
  * extend it here, once each, before the app serves a request, with their summaries on the
  * order read and their reactions to order moves.
  *
- * Services that call no other module's service (webhooks, integrations, mtls, analytics) keep
- * their per-app accessors (`webhooksService(deps)`): they have nothing to be wired with.
+ * Every service is made here, once, with the services it calls passed to its constructor, and
+ * reaches its routes and jobs through `Services` (docs/architecture.md, "Wiring"). Settings are
+ * the one exception: every module reads them, so `settingsService(deps)` hands out the app's one
+ * store (the instance made here).
  */
 export function composeServices(deps: Deps, apiDrivers: ApiDriverCatalogue, channelHttp: ChannelHttpClient): Services {
   const settings = settingsService(deps);
   const carrierAccounts = new CarrierAccountsService(deps, deps.carriers, apiDrivers);
   const carrierGateway = new CarrierGateway(carrierAccounts, deps.carriers, apiDrivers, deps.log);
   const identity = createIdentity(deps, settings);
-  const orders = new OrdersService(deps, settings);
+  const locations = new LocationsService(deps);
+  const packages = new PackagesService(deps);
+  const trackers = new TrackersService(deps, carrierGateway, settings);
+  const orders = new OrdersService(deps, settings, { packages, locations });
   const officeRedeem = new OfficeRedeemService(deps, settings);
   // Rules rate an order through shipments (evaluate), and shipments choose through rules: the
   // closure is called only once both exist.
   const shippingRules: ShippingRulesService = new ShippingRulesService(deps, carrierGateway, (ctx, orderId) => shipments.rateOrder(ctx, orderId));
   // One set of render threads for every label the app renders (purchases, reprints, merged files).
   const labelRenderer = lazyRenderPool({ threads: renderThreads(deps.database.engine) });
-  const shipments: ShipmentsService = new ShipmentsService(deps, orders, settings, carrierGateway, shippingRules, labelRenderer);
-  const locations = new LocationsService(deps);
+  const shipments: ShipmentsService = new ShipmentsService(deps, orders, settings, carrierGateway, shippingRules, labelRenderer, {
+    locations,
+    trackers: trackers.source,
+  });
   const labelPrints = new LabelPrints(deps, shipments, orders, labelRenderer);
   const batches = new BatchesService(deps, orders, shipments, locations, labelPrints);
   // End of day reaches shipments through what they expose for it (labels to list, the acceptance scan).
   const endOfDay = new ShipmentsEndOfDay(deps, shipments.tracking);
   const manifests = new ManifestsService(deps, carrierGateway, endOfDay, locations);
   const pickups = new PickupsService(deps, carrierGateway, endOfDay, locations);
-  const trackers = new TrackersService(deps, carrierGateway, settings);
-  const packages = new PackagesService(deps);
-  orders.usePackages(packages);
-  orders.useLocations(locations);
-  shipments.useLocations(locations);
-  shipments.useTrackers(trackers.source);
   identity.workspaces.onOriginChanged((trx, workspaceId, origin) => locations.adoptOrigin(trx, workspaceId, origin));
 
   orders.extend(officeRedeem.orderExtension);
   orders.extend(shipments.orderExtension);
   const channelApply = new ChannelApply(deps, orders);
   const channelHub = new ChannelHub(channelHttp);
-  const channelCredentials = new ChannelCredentials(deps, channelHub, integrationsService(deps));
-  const channelDeliveries = new ChannelDeliveries(deps, channelHub, integrationsService(deps), channelApply, channelCredentials);
-  const channelWriteBacks = new ChannelWriteBacks(deps, integrationsService(deps), channelCredentials);
+  const integrations = new IntegrationsService(deps);
+  const channelCredentials = new ChannelCredentials(deps, channelHub, integrations);
+  const channelDeliveries = new ChannelDeliveries(deps, channelHub, integrations, channelApply, channelCredentials);
+  const channelWriteBacks = new ChannelWriteBacks(deps, integrations, channelCredentials);
   shipments.extend({ writeBacks: (executor, scope, ids) => channelWriteBacks.summariesFor(executor, scope, ids) });
-  const channelSync = new ChannelSync(deps, channelHub, integrationsService(deps), channelApply, channelWriteBacks, channelCredentials);
+  const channelSync = new ChannelSync(deps, channelHub, integrations, channelApply, channelWriteBacks, channelCredentials);
 
   return {
     settings,
@@ -120,6 +133,10 @@ export function composeServices(deps: Deps, apiDrivers: ApiDriverCatalogue, chan
     trackers,
     packages,
     locations,
+    webhooks: new WebhooksService(deps),
+    mtls: new MtlsService(deps),
+    analytics: new AnalyticsService(deps),
+    integrations,
     channelApply,
     channelDeliveries,
     channelSync,

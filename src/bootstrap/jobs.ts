@@ -3,7 +3,6 @@ import { purgeExpiredIdempotencyKeys } from '../platform/http/idempotency.js';
 import {
   ACTIVATE_JOB,
   APPLY_DELIVERY_JOB,
-  checkIntegrationsHealth,
   purgeOldChannelExchanges,
   SYNC_JOB,
   WRITE_BACK_JOB,
@@ -37,7 +36,7 @@ export async function registerJobHandlers(app: FastifyInstance): Promise<void> {
   await jobs.schedule('maintenance.purge_channel_exchanges', '29 * * * *');
   // Token expiry → token_expired (one integration.health_changed event per change); prunes old intake failures.
   await jobs.work('integrations.check_health', async () => {
-    await checkIntegrationsHealth(app.deps, now());
+    await app.services.integrations.checkHealth(now());
   });
   await jobs.schedule('integrations.check_health', '* * * * *');
   // Store webhook deliveries through the one apply step (docs/channels.md).

@@ -1,10 +1,10 @@
 import { errorResponses, type App } from '../../platform/http/schemas.js';
 import { AnalyticsQuery, AnalyticsResponse } from './analytics.schemas.js';
-import { analyticsService } from './analytics.service.js';
+import type { AnalyticsService } from './analytics.service.js';
 
 /** /api/super-admin/analytics: platform-wide aggregates over a time range. */
-export async function superAdminAnalyticsRoutes(app: App) {
-  const analytics = analyticsService(app.deps);
+export async function superAdminAnalyticsRoutes(app: App, opts: { analytics: AnalyticsService }) {
+  const { analytics } = opts;
   app.addHook('onRequest', app.identity.guards.superAdmin);
 
   app.get('/analytics', {

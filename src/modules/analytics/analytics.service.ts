@@ -1,5 +1,5 @@
 import { validationError } from '../../platform/errors.js';
-import { onePerApp, type Deps } from '../../platform/deps.js';
+import type { Deps } from '../../platform/deps.js';
 import { parseInstant } from '../../platform/http/wire.js';
 import { EARLIEST_INSTANT } from '../../platform/http/dates.js';
 import * as repo from './analytics.repo.js';
@@ -125,5 +125,3 @@ export class AnalyticsService {
     };
   }
 }
-
-export const analyticsService = onePerApp((deps) => new AnalyticsService(deps));

@@ -4,7 +4,6 @@ import { buildApp } from '../../app.js';
 import { testConfig } from '../../config.js';
 import { openDatabase } from '../../platform/db/database.js';
 import type { InvalidationBus } from '../../platform/cache/invalidation-bus.js';
-import { integrationsService } from '../integrations/index.js';
 import { buildTestApp, createTenant, superAdminHeaders, type Tenant } from '../../../test/helpers/app.js';
 
 // Suspending an account stops everything that acts on the workspaces it owns: its sessions
@@ -146,7 +145,7 @@ describe('an invalidation that arrives while a credential is being read', () => 
     const owner = await createTenant(app);
     const ingestKey = await ingestKeyOf(app, owner);
     const { accounts, workspaces, cache } = app.identity;
-    const ingest = integrationsService(app.deps);
+    const ingest = app.services.integrations;
     // A session no request has used yet (the tenant's own was cached creating the integration).
     const { token } = await accounts.login({ email: owner.email, password: owner.password }, {});
 

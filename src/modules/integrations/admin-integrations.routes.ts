@@ -18,7 +18,7 @@ import {
   SyncRunSchema,
   UpdateIntegrationBody,
 } from './integrations.schemas.js';
-import { integrationsService } from './integrations.service.js';
+import type { IntegrationsService } from './integrations.service.js';
 import type { ChannelSync } from './channels.sync.js';
 import { toChannelExchange, toSyncEntry, toSyncRun, toWriteBack } from './channels.wire.js';
 import { toChannelType } from './integrations.wire.js';
@@ -30,9 +30,8 @@ import { parseInstant } from '../orders/index.js';
  * /api/admin/integrations (session): store and channel connections of the workspace and
  * environment named by X-Service-Workspace / X-Service-Environment. Every change is audited.
  */
-export async function adminIntegrationsRoutes(app: App, opts: { sync: ChannelSync; orders: OrdersService }) {
-  const integrations = integrationsService(app.deps);
-  const { sync, orders } = opts;
+export async function adminIntegrationsRoutes(app: App, opts: { integrations: IntegrationsService; sync: ChannelSync; orders: OrdersService }) {
+  const { integrations, sync, orders } = opts;
   app.addSchema(IntegrationSchema);
   app.addSchema(SyncRunSchema);
   app.addSchema(ChannelExchangeSchema);

@@ -1,8 +1,6 @@
 /** The integrations module's import surface. */
 export {
   IntegrationsService,
-  integrationsService,
-  checkIntegrationsHealth,
   HEALTH_CHANGED_EVENT,
   ACTIVATE_JOB,
   type ActivateJob,

@@ -5,7 +5,7 @@ import { schemaFailureDetails } from '../../platform/http/error-handler.js';
 import { errorResponses, type App } from '../../platform/http/schemas.js';
 import { bearer, serviceContext } from '../../platform/http/request-context.js';
 import { checkOrderBody, OrderBody, OrderIdParams, OrderSchema, type OrdersService } from '../orders/index.js';
-import { integrationsService, type VerifiedIngestKey } from './integrations.service.js';
+import type { IntegrationsService, VerifiedIngestKey } from './integrations.service.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -28,8 +28,8 @@ function intakeFailure(request: FastifyRequest, error: FastifyError): { code: st
  * (the one the integration was created in) and the source of the orders. Same body and upsert
  * rules as POST /v1/orders; external_id is unique per integration.
  */
-export async function integrationIntakeRoutes(app: App, opts: { perIpPerMinute: number; orders: OrdersService }) {
-  const integrations = integrationsService(app.deps);
+export async function integrationIntakeRoutes(app: App, opts: { perIpPerMinute: number; orders: OrdersService; integrations: IntegrationsService }) {
+  const { integrations } = opts;
   const { orders } = opts;
   const { now } = app.deps;
   app.addSchema(OrderSchema);

@@ -6,7 +6,6 @@ import { buildTestApp, createTenant, type Tenant } from '../../../test/helpers/a
 import { MemoryJobQueue } from '../../platform/jobs/index.js';
 import { registerJobHandlers } from '../../bootstrap/jobs.js';
 import { healthAfterFailure, healthAfterSuccess, healthAfterTokenUpdate, healthAtCheck } from './integrations.health.js';
-import { integrationsService } from './integrations.service.js';
 
 const MINUTE = 60_000;
 
@@ -106,7 +105,7 @@ describe('integration health over time (fake clock)', () => {
     // More ticks, and a direct second check: no second event.
     advance(MINUTE);
     await queue.runDue();
-    await integrationsService(app.deps).checkHealth(clock);
+    await app.services.integrations.checkHealth(clock);
     let rows = await events(integration.id);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ workspace_id: t.workspaceId, environment: 'test' });
@@ -183,7 +182,7 @@ describe('integration health over time (fake clock)', () => {
 
     const before = await app.deps.db.selectFrom('integration_intake_failures').select('id').where('integration_id', '=', integration.id).execute();
     expect(before).toHaveLength(8);
-    const result = await integrationsService(app.deps).checkHealth(clock);
+    const result = await app.services.integrations.checkHealth(clock);
     expect(result.pruned).toBeGreaterThanOrEqual(4);
     const after = await app.deps.db.selectFrom('integration_intake_failures').select('id').where('integration_id', '=', integration.id).execute();
     expect(after.length).toBeLessThanOrEqual(4);
@@ -192,7 +191,7 @@ describe('integration health over time (fake clock)', () => {
   it('an integration created with a past expiry starts token_expired, without an event', async () => {
     const integration = await create({ token_expires_at: new Date(clock.getTime() - MINUTE).toISOString() });
     expect(integration.health).toBe('token_expired');
-    await integrationsService(app.deps).checkHealth(clock);
+    await app.services.integrations.checkHealth(clock);
     expect(await events(integration.id)).toHaveLength(0);
   });
 });

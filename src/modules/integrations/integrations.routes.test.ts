@@ -3,7 +3,6 @@ import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, createTenant, type Tenant } from '../../../test/helpers/app.js';
 import { newId } from '../../platform/ids.js';
-import { integrationsService } from './integrations.service.js';
 
 let app: FastifyInstance;
 let t: Tenant;
@@ -72,7 +71,7 @@ describe('admin integrations', () => {
     expect(JSON.stringify(row)).not.toContain(created.ingest_key);
     expect(row.credentials_sealed).toMatch(/^v1\./);
     // … and they open again with the app's key (for connectors).
-    const credentials = await integrationsService(app.deps).readCredentials({ workspaceId: t.workspaceId, environment: 'test' }, created.id);
+    const credentials = await app.services.integrations.readCredentials({ workspaceId: t.workspaceId, environment: 'test' }, created.id);
     expect(credentials).toEqual({ access_token: 'shpat_super_secret_token' });
 
     const read = await app.inject({ method: 'GET', url: `/api/admin/integrations/${created.id}`, headers: t.adminHeaders });

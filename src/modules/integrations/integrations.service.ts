@@ -2,7 +2,7 @@ import type { Updateable } from 'kysely';
 import { AppError, validationError, type ErrorDetail } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { randomBase62, sha256Hex } from '../../platform/crypto.js';
-import { onePerApp, type Deps } from '../../platform/deps.js';
+import type { Deps } from '../../platform/deps.js';
 import type { Environment, Scope, ServiceContext } from '../../platform/context.js';
 import type { Executor } from '../../platform/db/types.js';
 import { paginate, type Page } from '../../platform/http/pagination.js';
@@ -577,12 +577,4 @@ export class IntegrationsService {
       changed_at: now.toISOString(),
     });
   }
-}
-
-/** The app's one IntegrationsService (one ingest-key cache and one bus subscription). */
-export const integrationsService = onePerApp((deps) => new IntegrationsService(deps));
-
-/** The job handler's entry: see IntegrationsService.checkHealth. */
-export async function checkIntegrationsHealth(deps: Deps, now: Date) {
-  return integrationsService(deps).checkHealth(now);
 }

@@ -2,11 +2,11 @@ import { Type } from '@sinclair/typebox';
 import { errorResponses, listResponse, type App } from '../../platform/http/schemas.js';
 import { requestMeta, serviceContext } from '../../platform/http/request-context.js';
 import { CreateMtlsCertificateBody, IdParams, MtlsCertificateListQuery, MtlsCertificateSchema } from './mtls.schemas.js';
-import { mtlsService } from './mtls.service.js';
+import type { MtlsService } from './mtls.service.js';
 
 /** /api/admin/mtls-certificates (session): client certificates allowed to call /v1 for the workspace. */
-export async function adminMtlsRoutes(app: App) {
-  const mtls = mtlsService(app.deps);
+export async function adminMtlsRoutes(app: App, opts: { mtls: MtlsService }) {
+  const { mtls } = opts;
   app.addSchema(MtlsCertificateSchema);
   const security = [{ session: [] }];
   const tags = ['admin'];

@@ -1,6 +1,5 @@
 import { X509Certificate } from 'node:crypto';
 import type { Deps } from '../../platform/deps.js';
-import { onePerApp } from '../../platform/deps.js';
 import type { Actor, RequestMeta } from '../../platform/context.js';
 import { notFound, validationError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
@@ -127,5 +126,3 @@ function parseCertificate(pem: string): X509Certificate | null {
     return null;
   }
 }
-
-export const mtlsService = onePerApp((deps) => new MtlsService(deps));

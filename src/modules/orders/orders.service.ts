@@ -265,10 +265,18 @@ export class OrdersService {
   private readonly moveReactions: NonNullable<OrderExtension['onMove']>[] = [];
   private readonly findWithAttachments = repo.findOrderWithAttachments(() => this.attachmentProviders);
 
+  /**
+   * `places` resolves `parcel.package_id` and `location_id` (the packages and locations modules,
+   * handed in by src/compose.ts): orders are a leaf module and import none that builds on them.
+   */
   constructor(
     private readonly deps: Deps,
     private readonly settings: SettingsService,
-  ) {}
+    places: { packages: PackageResolver; locations: LocationResolver },
+  ) {
+    this.#packages = places.packages;
+    this.#locations = places.locations;
+  }
 
   /**
    * A module that builds on orders (shipments, office-redeem) registers here, once, when the app
@@ -304,26 +312,12 @@ export class OrdersService {
     return this.settings.get('orders.default_box', executor);
   }
 
-  /**
-   * Where `parcel.package_id` is resolved (the packages module, wired in compose.ts): orders are
-   * a leaf module and import none that builds on them.
-   */
-  usePackages(resolver: PackageResolver): void {
-    this.#packages = resolver;
-  }
-
-  #packages?: PackageResolver;
-
-  /** Where `location_id` is resolved (the locations module, wired in compose.ts). */
-  useLocations(resolver: LocationResolver): void {
-    this.#locations = resolver;
-  }
-
-  #locations?: LocationResolver;
+  readonly #packages: PackageResolver;
+  readonly #locations: LocationResolver;
 
   /** An order with no address of its own ships from the named location, else the default one. */
   private async locationFor(executor: Executor, scope: Scope, id: string | undefined): Promise<string | null> {
-    return this.#locations ? this.#locations.locationIdFor(scope, id, executor) : null;
+    return this.#locations.locationIdFor(scope, id, executor);
   }
 
   private async parcelFor(executor: Executor, input: ParcelInput | null, items: StoredLineItem[], scope?: Scope) {
@@ -332,7 +326,7 @@ export class OrdersService {
 
   /** A parcel (or one piece of a multi-piece order, named by `field` in errors) resolved. */
   private async pieceFor(executor: Executor, input: ParcelInput | null, items: StoredLineItem[], scope: Scope | undefined, field: string) {
-    if (input?.package_id !== undefined && scope && this.#packages) {
+    if (input?.package_id !== undefined && scope) {
       const given = (['length_in', 'width_in', 'height_in'] as const).filter((d) => input[d] !== undefined);
       if (given.length) throw validationError(given.map((d) => ({ field: `${field}.${d}`, message: 'give package_id or the dimensions, not both' })));
       const weight = input.weight_oz ?? itemsWeightOz(items);

@@ -2,11 +2,11 @@ import { Type } from '@sinclair/typebox';
 import { errorResponses, type App } from '../../platform/http/schemas.js';
 import { requestMeta } from '../../platform/http/request-context.js';
 import { PutSettingBody, SettingKeyParams, SettingSchema } from './settings.schemas.js';
-import { settingsService } from './settings.service.js';
+import type { SettingsService } from './settings.service.js';
 
 /** /api/super-admin/settings: the known keys, each validated against its schema. */
-export async function superAdminSettingsRoutes(app: App) {
-  const settings = settingsService(app.deps);
+export async function superAdminSettingsRoutes(app: App, opts: { settings: SettingsService }) {
+  const { settings } = opts;
   app.addHook('onRequest', app.identity.guards.superAdmin);
   const security = [{ session: [] }];
   const tags = ['super-admin'];

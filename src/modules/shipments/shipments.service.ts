@@ -26,7 +26,7 @@ import {
   type Tracking,
   type TrackingEventListFilter,
 } from './shipments.schemas.js';
-import { issuedByCarrier, lazyRenderPool, packageLabelData, type LabelRenderer } from './shipments.labels.js';
+import { issuedByCarrier, packageLabelData, type LabelRenderer } from './shipments.labels.js';
 import { LabelFiles, type LabelFile } from './shipments.label-files.js';
 import { ShipmentDocuments, type DocumentFile, type ShipmentDocumentListItem } from './shipments.documents.js';
 import type { AddressValidationMode } from './shipments.address-check.js';
@@ -70,8 +70,8 @@ export class ShipmentsService {
   private readonly customsDocuments: ShipmentDocuments;
   private readonly labelFiles: LabelFiles;
   private readonly writeBackProviders: ShipmentExtension['writeBacks'][] = [];
-  private locations?: LocationOrigins;
-  private lookupDeps?: TrackingLookupDeps;
+  private readonly locations: LocationOrigins;
+  private readonly lookup: TrackingLookupDeps;
 
   constructor(
     private readonly deps: Deps,
@@ -79,11 +79,15 @@ export class ShipmentsService {
     private readonly settings: SettingsService,
     private readonly gateway: CarrierGateway,
     private readonly rules: ShippingRulesService,
-    private readonly renderer: LabelRenderer = lazyRenderPool(),
+    private readonly renderer: LabelRenderer,
+    /** Where `location_id` is resolved and a tracker's number found (the locations and trackers modules, handed in by src/compose.ts). */
+    neighbours: { locations: LocationOrigins; trackers: TrackerSource },
   ) {
+    this.locations = neighbours.locations;
     // The registry of the app's Deps (a promise only because TrackingSync and the awaits below take one).
     this.carriers = Promise.resolve(deps.carriers);
     this.tracking = new TrackingSync(deps, this.carriers, gateway, settings);
+    this.lookup = { db: deps.db, now: () => deps.now(), tracking: this.tracking, trackers: neighbours.trackers };
     this.trackingReads = new TrackingReader(() => this.lookup);
     this.purchases = new LabelPurchase(deps, settings, gateway, renderer, this.tracking, (scope, order) => this.originOf(scope, order));
     this.refunds = new Refunds(deps, gateway, settings);
@@ -116,20 +120,6 @@ export class ShipmentsService {
    */
   extend(extension: ShipmentExtension): void {
     this.writeBackProviders.push(extension.writeBacks);
-  }
-
-  /** Where a tracker's number is found by the tracking reads (the trackers module, wired in compose.ts). */
-  useTrackers(trackers: TrackerSource): void {
-    this.lookup.trackers = trackers;
-  }
-
-  private get lookup(): TrackingLookupDeps {
-    return (this.lookupDeps ??= { db: this.deps.db, now: () => this.deps.now(), tracking: this.tracking });
-  }
-
-  /** Where `location_id` is resolved (the locations module, wired in compose.ts). */
-  useLocations(locations: LocationOrigins): void {
-    this.locations = locations;
   }
 
   private async writeBacksOf(scope: Scope, ids: readonly string[]): Promise<Map<string, ShipmentWriteBack>> {
@@ -417,7 +407,7 @@ export class ShipmentsService {
   private async originOf(scope: Scope, order: Order): Promise<ShipmentOrigin> {
     if (order.ship_from) return { address: order.ship_from as ShipmentAddress, location: null };
     // A deleted location left its orders without one (the default location ships them).
-    const location = this.locations ? await this.locations.originFor(scope, order.location_id ?? undefined) : null;
+    const location = await this.locations.originFor(scope, order.location_id ?? undefined);
     if (location) return { address: location.address as unknown as ShipmentAddress, location };
     const from = await findWorkspaceOrigin(this.deps.db, scope.workspaceId);
     if (!from || typeof from.country !== 'string') {

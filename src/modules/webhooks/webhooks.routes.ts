@@ -13,15 +13,15 @@ import {
   WebhookEndpointSchema,
   WebhookEndpointWithSecretSchema,
 } from './webhooks.schemas.js';
-import { webhooksService } from './webhooks.service.js';
+import type { WebhooksService } from './webhooks.service.js';
 
 /**
  * Webhook endpoints and their deliveries, mounted twice: under /v1 (API key) and under
  * /api/admin (session; the workspace and environment of X-Service-Workspace /
  * X-Service-Environment) for the dashboard. Same handlers, distinct operation ids.
  */
-export async function webhooksRoutes(app: App, opts: { surface: Surface }) {
-  const webhooks = webhooksService(app.deps);
+export async function webhooksRoutes(app: App, opts: { surface: Surface; webhooks: WebhooksService }) {
+  const { webhooks } = opts;
   app.addSchema(WebhookEndpointSchema);
   app.addSchema(DeliverySchema);
   const { security, tags, operationId: op } = surfaceDocs(opts.surface, 'webhooks');

@@ -1,7 +1,6 @@
 import { sql } from 'kysely';
 import { isIP } from 'node:net';
 import type { Deps } from '../../platform/deps.js';
-import { onePerApp } from '../../platform/deps.js';
 import type { Scope, ServiceContext } from '../../platform/context.js';
 import type { Executor } from '../../platform/db/types.js';
 import { AppError, invalidState, notFound, validationError, type ErrorDetail } from '../../platform/errors.js';
@@ -253,8 +252,6 @@ export class WebhooksService {
     return { ...page, data: page.data.map((d) => toDelivery(d, attempts.get(d.id) ?? [])) };
   }
 }
-
-export const webhooksService = onePerApp((deps) => new WebhooksService(deps));
 
 /** 409 invalid_state of a disabled endpoint: its state is `enabled: false`, and enabling it is the way on. */
 function endpointDisabled(message: string): AppError {
