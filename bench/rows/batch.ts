@@ -1,5 +1,5 @@
-// One purchase_labels batch of SIZES.batchItems labels (default 10,000; the target: < 60 s on
-// PostgreSQL on 2 cores, reported on PGlite): total time, items/s, the service's peak memory
+// One purchase_labels batch of SIZES.batchItems labels (default 10,000; the targets: < 30 s on
+// PostgreSQL and < 60 s on PGlite, on 2 cores): total time, items/s, the service's peak memory
 // while it ran, and the merged label file. The orders come in first through an import_orders
 // batch (reported too).
 import { SIZES, judge, round, type Context } from '../lib/context.js';
@@ -82,6 +82,8 @@ export async function batchRows(ctx: Context): Promise<void> {
   const labelBytes = (await label.arrayBuffer()).byteLength;
   const labelSeconds = (performance.now() - labelStarted) / 1000;
   const full = items === 10_000;
+  // Both engines are judged (2 cores).
+  const goalSeconds = engine === 'postgres' ? 30 : 60;
   ctx.add({
     key: 'batch',
     name: `purchase_labels batch, ${orderIds.length.toLocaleString('en-US')} ${SIZES.labelFormat} labels`,
@@ -95,8 +97,8 @@ export async function batchRows(ctx: Context): Promise<void> {
       failed: purchased.batch.counts.failed,
       merged_label: `${label.status}, ${round(labelSeconds, 1)} s, ${round(labelBytes / 2 ** 20, 1)} MiB`,
     },
-    target: engine === 'postgres' ? '10,000 labels < 60 s on 2 cores' : 'reported on PGlite (< 60 s is the PostgreSQL goal)',
-    met: engine === 'postgres' && full ? judge(purchased.seconds < 60 && purchased.batch.counts.failed === 0) : null,
+    target: `10,000 labels < ${goalSeconds} s on ${engine === 'postgres' ? 'PostgreSQL' : 'PGlite'}`,
+    met: full ? judge(purchased.seconds < goalSeconds && purchased.batch.counts.failed === 0) : null,
   });
   if (idleRead.non2xx || busyRead.non2xx) throw new Error(`order reads failed: ${idleRead.firstError ?? busyRead.firstError}`);
   ctx.add({

@@ -48,22 +48,26 @@ export async function pendingItemsInRange(executor: Executor, batchId: string, f
     .execute();
 }
 
-// An item's two statements of its own (its status before the work, its one move out of
-// pending) run for every item of a batch: compiled once, and named prepared statements (no
-// parse and plan per item; see nameStatement in platform/db/database.ts).
-const selectItemStatus = precompiled(
-  ['id'],
+// An item's move out of pending runs for every item of a batch, and the chunk's re-read of its
+// pending items often: compiled once, and named prepared statements (no parse and plan per
+// call; see nameStatement in platform/db/database.ts).
+const selectPendingInRange = precompiled(
+  ['batchId', 'pending', 'from', 'to'],
   (db, v) =>
     db
       .selectFrom('batch_items')
-      .select('status')
-      .where('id', '=', v.id as string),
-  { statement: 'batches.item_status' },
+      .select('id')
+      .where('batch_id', '=', v.batchId as string)
+      .where('status', '=', v.pending as ItemStatus)
+      .where('idx', '>=', v.from as number)
+      .where('idx', '<', v.to as number),
+  { statement: 'batches.pending_in_range' },
 );
 
-export async function itemStatus(executor: Executor, itemId: string): Promise<ItemStatus | undefined> {
-  const [row] = await selectItemStatus(executor, { id: itemId });
-  return row?.status;
+/** The ids of a chunk's items still pending (one statement for the chunk). */
+export async function pendingIdsInRange(executor: Executor, batchId: string, from: number, to: number): Promise<Set<string>> {
+  const rows = await selectPendingInRange(executor, { batchId, pending: 'pending', from, to });
+  return new Set(rows.map((r) => r.id));
 }
 
 const finishPendingItem = precompiled(

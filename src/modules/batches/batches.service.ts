@@ -44,6 +44,8 @@ export const CHUNK_EXPIRE_SECONDS = 60;
  * worker: harmless, items are exactly-once, but wasted).
  */
 export const CHUNK_BUDGET_MS = 20_000;
+/** How stale a chunk's view of which of its items are still pending may get before an item is taken (see pendingCheck). */
+export const PENDING_RECHECK_MS = 200;
 const CHUNK_JOB_OPTIONS = { expireInSeconds: CHUNK_EXPIRE_SECONDS, retryLimit: 10, retryDelaySeconds: 2 } as const;
 const FINISHED: readonly BatchStatus[] = ['completed', 'completed_with_errors', 'failed', 'cancelled'];
 
@@ -254,10 +256,11 @@ export class BatchesService {
     const startedAt = Date.now();
     let finished = 0;
     let overBudget = false;
+    const stillPending = this.pendingCheck(batch.id, job, queue);
     const workers = Array.from(
       { length: Math.min(itemConcurrency(this.deps.database.engine, this.deps.config.batchItemConcurrency), queue.length) },
       async () => {
-        for (let item = queue.shift(); item; item = queue.shift()) {
+        for (let item = await stillPending(); item; item = await stillPending()) {
           if (signal?.aborted) return;
           if (Date.now() - startedAt > CHUNK_BUDGET_MS) {
             overBudget = true;
@@ -280,10 +283,33 @@ export class BatchesService {
     return finished;
   }
 
+  /**
+   * The chunk's next item still pending: the items cancelled (or finished by another run) since
+   * the range was read are dropped first. The range's pending items are read again in one
+   * statement, at most every PENDING_RECHECK_MS (shared by the lanes), not one read per
+   * item. An item cancelled after that read is still bought, then rolled back with its mark
+   * (finishItem finds it no longer pending) and its label voided, as one cancelled while its
+   * label was being bought always was.
+   */
+  private pendingCheck(batchId: string, range: Pick<ChunkJob, 'from' | 'to'>, queue: BatchItemRow[]): () => Promise<BatchItemRow | undefined> {
+    let readAt = Date.now();
+    let reading: Promise<void> | undefined;
+    const reread = async () => {
+      const pending = await repo.pendingIdsInRange(this.deps.db, batchId, range.from, range.to);
+      for (let i = queue.length - 1; i >= 0; i--) if (!pending.has(queue[i].id)) queue.splice(i, 1);
+      readAt = Date.now();
+    };
+    return async () => {
+      if (queue.length > 0 && Date.now() - readAt >= PENDING_RECHECK_MS) {
+        reading ??= reread().finally(() => (reading = undefined));
+        await reading;
+      }
+      return queue.shift();
+    };
+  }
+
   /** Returns true when this run moved the item out of pending. */
   private async runItem(ctx: ServiceContext, batch: BatchRow, item: BatchItemRow): Promise<boolean> {
-    // Cancelled (or finished by another run) since the chunk was read.
-    if ((await repo.itemStatus(this.deps.db, item.id)) !== 'pending') return false;
     const now = () => this.deps.now();
     try {
       switch (batch.type) {

@@ -33,8 +33,8 @@ import type { StoredPackage } from './shipments.packages.js';
 import { storeCarrierDocuments } from './shipments.documents.js';
 import { parseTimeScale, sandboxOptions, sandboxScenario, TIME_SCALE_SETTING } from './shipments.sandbox.js';
 import { checkDestination, type AddressValidationMode, type CheckedDestination } from './shipments.address-check.js';
-import type { ShipmentAddress, ShipmentRow, StoredRate } from './shipments.tables.js';
-import type { TrackingSync } from './shipments.tracking.js';
+import type { NewShipmentRow, ShipmentAddress, ShipmentRow, StoredRate } from './shipments.tables.js';
+import type { FirstScan, TrackingSync } from './shipments.tracking.js';
 import { labelUrl, toShipment } from './shipments.wire.js';
 import { returnColumns, type ReturnSpec } from './shipments.returns.js';
 import type { ShipmentOrigin } from './shipments.origin.js';
@@ -351,65 +351,93 @@ export class LabelPurchase {
     const inProcess = plan.driver.inProcess === true;
     const firstCheck = inProcess ? now : await this.tracking.nextApiCheck('pre_transit', now, now);
 
+    const values: NewShipmentRow = {
+      ...draft,
+      workspace_id: ctx.workspaceId,
+      order_id: order.id,
+      status: 'label_purchased',
+      price_amount: option.price.amount,
+      price_currency: option.price.currency,
+      rate: JSON.stringify(rate),
+      parcel: JSON.stringify(order.parcel),
+      ship_from: JSON.stringify(shipFrom),
+      location_id: plan.locationId,
+      ship_to: JSON.stringify(destination.shipTo),
+      ship_to_original: destination.original ? JSON.stringify(destination.original) : null,
+      address_validation: JSON.stringify(destination.record),
+      label_format: format,
+      label_created_at: now,
+      tracking_status: 'pre_transit',
+      tracking_status_detail: 'label_created',
+      estimated_delivery_date: option.delivery.estimated_delivery_date,
+      expected_milestones: '{}',
+      sandbox: sandbox ? JSON.stringify(sandbox) : null,
+      next_check_at: firstCheck,
+      purchased_at: now,
+      carrier_account_id: account.id,
+      carrier_driver: account.driver,
+      selection: selection ? JSON.stringify(selection) : null,
+      customs: plan.customs ? JSON.stringify(plan.customs) : null,
+      options: isDefault(plan.options) ? null : JSON.stringify(plan.options),
+      packages: packages ? JSON.stringify(packages) : null,
+      carrier_shipment_id: sale.imaged ? sale.issued.carrier_shipment_id : null,
+      carrier_label_format: sale.issued.label?.format ?? null,
+      ...(plan.returning ? returnColumns(plan.returning) : {}),
+      created_at: now,
+      updated_at: now,
+    };
+    // The first scan (label created; everything at once for SANDBOX:delivered) from a driver in
+    // process is worked out now and inserted with the row: one statement, not an insert and an
+    // update. A return keeps the update (its billing columns have defaults of the database's).
+    const first =
+      inProcess && !plan.returning
+        ? await this.tracking.firstScan(
+            {
+              ...values,
+              rate,
+              parcel: order.parcel,
+              ship_from: shipFrom,
+              ship_to: destination.shipTo,
+              sandbox,
+              packages,
+              expected_milestones: {},
+              is_return: false,
+            } as unknown as ShipmentRow,
+            now,
+          )
+        : null;
+
     return this.deps.db.transaction().execute(async (trx) => {
       if (!plan.returning) await moveOrder(trx, ctx, order.id, 'purchase_label', now);
-      let row = await repo.insertShipment(trx, {
-        ...draft,
-        workspace_id: ctx.workspaceId,
-        order_id: order.id,
-        status: 'label_purchased',
-        price_amount: option.price.amount,
-        price_currency: option.price.currency,
-        rate: JSON.stringify(rate),
-        parcel: JSON.stringify(order.parcel),
-        ship_from: JSON.stringify(shipFrom),
-        location_id: plan.locationId,
-        ship_to: JSON.stringify(destination.shipTo),
-        ship_to_original: destination.original ? JSON.stringify(destination.original) : null,
-        address_validation: JSON.stringify(destination.record),
-        label_format: format,
-        label_created_at: now,
-        tracking_status: 'pre_transit',
-        tracking_status_detail: 'label_created',
-        estimated_delivery_date: option.delivery.estimated_delivery_date,
-        expected_milestones: '{}',
-        sandbox: sandbox ? JSON.stringify(sandbox) : null,
-        next_check_at: firstCheck,
-        purchased_at: now,
-        carrier_account_id: account.id,
-        carrier_driver: account.driver,
-        selection: selection ? JSON.stringify(selection) : null,
-        customs: plan.customs ? JSON.stringify(plan.customs) : null,
-        options: isDefault(plan.options) ? null : JSON.stringify(plan.options),
-        packages: packages ? JSON.stringify(packages) : null,
-        carrier_shipment_id: sale.imaged ? sale.issued.carrier_shipment_id : null,
-        carrier_label_format: sale.issued.label?.format ?? null,
-        ...(plan.returning ? returnColumns(plan.returning) : {}),
-        created_at: now,
-        updated_at: now,
-      });
-      if (label)
-        await repo.insertLabel(trx, {
-          shipment_id: id,
-          format,
-          workspace_id: ctx.workspaceId,
-          environment: ctx.environment,
-          content_type: label.content_type,
-          body: label.body,
-          created_at: now,
-        });
+      const labelRow = label
+        ? {
+            shipment_id: id,
+            format,
+            workspace_id: ctx.workspaceId,
+            environment: ctx.environment,
+            content_type: label.content_type,
+            body: label.body,
+            created_at: now,
+          }
+        : null;
+      // The shipment, its label and its first scan's events: one statement.
+      let row = await repo.insertShipmentWith(trx, first ? { ...values, ...first.patch } : values, labelRow, first?.events ?? []);
+      // The shipment as the label left it, before its first scan: what the purchase's event and
+      // the caller's own step see (as when the scan was a second statement).
+      const bought: ShipmentRow = first ? { ...row, ...labelState(values, first) } : row;
       if (sale.imaged) await repo.setCarrierLabelStatus(trx, id, 'kept', now);
       // Documents the carrier issued with the label (DHL Express's invoice…), kept as received.
       if (sale.issued.documents?.length) await storeCarrierDocuments(trx, ctx, id, sale.issued.documents, now);
-      const shipment = toShipment(row, this.baseUrl);
+      const shipment = toShipment(bought, this.baseUrl);
       if (inTransaction) await inTransaction(trx, shipment);
       await recordEvent(trx, ctx, 'shipment.label_purchased', {
         shipment,
         label_url: shipment.label.url,
         label_urls: Object.fromEntries(LABEL_FORMAT_CODES.map((f) => [f, labelUrl(this.baseUrl, id, f)])),
       });
-      // The first scan (label created; everything at once for SANDBOX:delivered).
-      row = inProcess ? await this.tracking.syncLocked(trx, row, now) : await this.tracking.recordLabelCreated(trx, row, now);
+      if (first) await this.tracking.recordFirstScan(trx, row, bought.status, first, now);
+      // A return's first scan from a driver in process (label created), or a real carrier's label-created event.
+      else row = inProcess ? await this.tracking.syncLocked(trx, row, now) : await this.tracking.recordLabelCreated(trx, row, now);
       if (ctx.actor.type === 'account') {
         await writeAudit(trx, ctx.actor, ctx, {
           action: 'shipment.created',
@@ -485,6 +513,20 @@ function resolveCustoms(order: Order, given: CustomsInput | undefined, lane: Pre
   if (!checked.ok) throw customsInvalid(checked.details);
   return checked.declaration;
 }
+
+/**
+ * The columns a first scan set, as they were before it (the row's own values as inserted
+ * without it; JSON columns parsed, as the database returns them).
+ */
+function labelState(values: NewShipmentRow, first: FirstScan): Partial<ShipmentRow> {
+  const before: Record<string, unknown> = {};
+  for (const key of Object.keys(first.patch) as (keyof NewShipmentRow)[]) {
+    const value = values[key];
+    before[key] = JSON_COLUMNS.has(key) && typeof value === 'string' ? JSON.parse(value) : (value ?? null);
+  }
+  return before as Partial<ShipmentRow>;
+}
+const JSON_COLUMNS = new Set<string>(['packages', 'expected_milestones']);
 
 /** The image a driver is asked for when it does not say (each driver maps our formats itself). */
 const DEFAULT_LABEL_IMAGES: Record<LabelFormatCode, CarrierLabelImage> = { pdf_4x6: 'PDF', pdf_letter: 'PDF', png_4x6: 'PNG', zpl_4x6: 'ZPL' };

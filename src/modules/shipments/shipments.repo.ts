@@ -16,6 +16,31 @@ export async function insertShipment(db: Executor, row: NewShipmentRow): Promise
   return db.insertInto('shipments').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
+/**
+ * A new shipment with its rendered label and its first tracking events, in one statement (a
+ * label purchase: one round trip, not three). The rows are new, so nothing conflicts; the
+ * events' and the label's references to the shipment are checked at the statement's end, when
+ * it exists.
+ */
+export async function insertShipmentWith(
+  db: Executor,
+  row: NewShipmentRow,
+  label: NewLabelRow | null,
+  events: readonly NewTrackingEventRow[],
+): Promise<ShipmentRow> {
+  if (!label && events.length === 0) return insertShipment(db, row);
+  let q = db.with('shipment', (qc) => qc.insertInto('shipments').values(row).returningAll());
+  if (label) q = q.with('label', (qc) => qc.insertInto('shipment_labels').values(label).returning('shipment_id')) as unknown as typeof q;
+  if (events.length > 0)
+    q = q.with('scans', (qc) =>
+      qc
+        .insertInto('tracking_events')
+        .values([...events])
+        .returning('id'),
+    ) as unknown as typeof q;
+  return q.selectFrom('shipment').selectAll().executeTakeFirstOrThrow() as Promise<ShipmentRow>;
+}
+
 export async function findShipment(db: Executor, scope: Scope, id: string, opts: { forUpdate?: boolean } = {}): Promise<ShipmentRow | undefined> {
   let q = db.selectFrom('shipments').selectAll().where(inScope(scope)).where('id', '=', id);
   if (opts.forUpdate) q = q.forUpdate();
@@ -312,10 +337,17 @@ export async function dueShipments(
 
 // ---- labels ----
 
-export async function insertLabel(
-  db: Executor,
-  row: { shipment_id: string; format: string; workspace_id: string; environment: string; content_type: string; body: Buffer | Uint8Array; created_at: Date },
-): Promise<void> {
+export interface NewLabelRow {
+  shipment_id: string;
+  format: string;
+  workspace_id: string;
+  environment: string;
+  content_type: string;
+  body: Buffer | Uint8Array;
+  created_at: Date;
+}
+
+export async function insertLabel(db: Executor, row: NewLabelRow): Promise<void> {
   await db
     .insertInto('shipment_labels')
     .values(row)
@@ -444,7 +476,7 @@ export async function claimTrackingRefresh(db: Executor, id: string, now: Date, 
 // ---- tracking events ----
 
 /** Insert events, dropping those already stored (same shipment and carrier event key); returns the new ones. */
-export async function insertTrackingEvents(db: Executor, rows: NewTrackingEventRow[]): Promise<TrackingEventRow[]> {
+export async function insertTrackingEvents(db: Executor, rows: NewTrackingEventRow[], opts: { rowWritten?: boolean } = {}): Promise<TrackingEventRow[]> {
   if (rows.length === 0) return [];
   const added = await db
     .insertInto('tracking_events')
@@ -453,9 +485,10 @@ export async function insertTrackingEvents(db: Executor, rows: NewTrackingEventR
     .returningAll()
     .execute();
   // A new event moves its shipment's row version (trackingVersion), whatever else the caller
-  // writes: cached tracking reads of it are then stale.
+  // writes: cached tracking reads of it are then stale. Not when the caller writes the row in
+  // the same transaction (`rowWritten`: inserted or updated there), which moves it already.
   const touched = [...new Set(added.map((e) => e.shipment_id))];
-  if (touched.length > 0)
+  if (touched.length > 0 && !opts.rowWritten)
     await db
       .updateTable('shipments')
       .set({ updated_at: sql`updated_at` })

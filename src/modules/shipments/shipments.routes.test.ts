@@ -430,6 +430,17 @@ describe('tracking', () => {
     const instant = await bought(u.headers, { notes: 'SANDBOX:delivered' });
     expect(instant.shipment.status).toBe('delivered');
     expect((await app.inject({ method: 'GET', url: `/v1/orders/${instant.order.id}`, headers: u.headers })).json().status).toBe('delivered');
+    // The first scan is written with the shipment, yet the purchase's event shows the label as
+    // bought, and the scan's own event follows it.
+    const ofInstant = async (type: string) =>
+      (await events(type, u.workspaceId)).filter((e) => JSON.stringify(e.data).includes(instant.shipment.id)).map((e) => e.data as Record<string, any>);
+    const [purchased] = await ofInstant('shipment.label_purchased');
+    expect(purchased.shipment).toMatchObject({ status: 'label_purchased', tracking_status: 'pre_transit', status_detail: 'label_created' });
+    expect(await ofInstant('tracking.updated')).toEqual([
+      expect.objectContaining({ shipment_status: 'delivered', previous_shipment_status: 'label_purchased', status: 'delivered' }),
+    ]);
+    const scans = await app.deps.db.selectFrom('tracking_events').select('status').where('shipment_id', '=', instant.shipment.id).execute();
+    expect(scans.map((e) => e.status)).toContain('delivered');
 
     setClock('2026-03-02T15:10:00.000Z'); // ten minutes at 3600× is 25 days
     const get = async (id: string) => (await app.inject({ method: 'GET', url: `/v1/shipments/${id}`, headers: u.headers })).json();

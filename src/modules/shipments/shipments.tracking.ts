@@ -13,7 +13,8 @@ import { recordEvent } from '../events/index.js';
 import { moveOrder } from '../orders/index.js';
 import * as repo from './shipments.repo.js';
 import { FINAL_STATUSES, statusFromTracking, type ShipmentStatus } from './shipments.states.js';
-import type { NewTrackingEventRow, ShipmentRow, TrackingEventRow } from './shipments.tables.js';
+import type { Updateable } from 'kysely';
+import type { NewTrackingEventRow, ShipmentRow, ShipmentsTable, TrackingEventRow } from './shipments.tables.js';
 import { buildTimeline } from './shipments.wire.js';
 import { nextCheckWithExpiry, returnBillingOnSync } from './shipments.returns.js';
 import { mergePackageEvents, rollUpIndex, type StoredPackage } from './shipments.packages.js';
@@ -51,6 +52,17 @@ export function isDue(row: Pick<ShipmentRow, 'status' | 'next_check_at'>, now: D
  */
 /** POST /v1/tracking/:id/refresh asks the carrier at most this often per shipment. */
 const REFRESH_SPACING_MS = 60_000;
+
+/** What a first scan makes of a new shipment's row (TrackingSync.firstScan). */
+export interface FirstScan {
+  events: NewTrackingEventRow[];
+  /** The columns the scan sets (updated_at aside). */
+  patch: Updateable<ShipmentsTable>;
+  /** The shipment's status or tracking moved: `tracking.updated`. */
+  changed: boolean;
+  /** Delivered now: the order follows. */
+  delivered: boolean;
+}
 
 export class TrackingSync {
   constructor(
@@ -147,11 +159,23 @@ export class TrackingSync {
    */
   async syncLocked(trx: Executor, row: ShipmentRow, now: Date, opts: { force?: boolean } = {}): Promise<ShipmentRow> {
     if (!opts.force && !isDue(row, now)) return row;
+    const asked = await this.askInProcess(row, now);
+    if ('patch' in asked) return repo.updateShipment(trx, row.id, asked.patch);
+    return this.applyScans(trx, row, asked.scans, asked.next, now, asked.packages);
+  }
+
+  /**
+   * The journey so far from a driver in process (no database): its scans, when to ask next and
+   * the packages' statuses; or only the row's patch when it cannot be asked (no such driver, or
+   * the carrier does not track: never again; unavailable: in a few minutes).
+   */
+  private async askInProcess(
+    row: ShipmentRow,
+    now: Date,
+  ): Promise<{ scans: Scans; next: Date | string | null; packages: StoredPackage[] | null } | { patch: Updateable<ShipmentsTable> }> {
     const carrier = (await this.carriers).get(row.carrier);
     const target = this.gateway.inProcessTarget(row);
-    if (!target || !carrier?.capabilities.track) {
-      return repo.updateShipment(trx, row.id, { next_check_at: null });
-    }
+    if (!target || !carrier?.capabilities.track) return { patch: { next_check_at: null } };
     let result;
     const packages = row.packages && row.packages.length > 1 ? row.packages : null;
     let packagesPatch: StoredPackage[] | null = null;
@@ -179,12 +203,30 @@ export class TrackingSync {
     } catch (err) {
       if (!(err instanceof AppError) || err.code !== 'carrier_unavailable') throw err;
       this.deps.log.warn({ err, shipment_id: row.id }, 'carrier tracking unavailable; will retry');
-      return repo.updateShipment(trx, row.id, { next_check_at: new Date(now.getTime() + FAILED_RECHECK_MS) });
+      return { patch: { next_check_at: new Date(now.getTime() + FAILED_RECHECK_MS) } };
     }
 
     const next =
       result.status === 'delivered' ? null : result.next_event_at === undefined ? new Date(now.getTime() + DEFAULT_RECHECK_MS) : result.next_event_at;
-    return this.applyScans(trx, row, result, next, now, packagesPatch);
+    return { scans: result, next, packages: packagesPatch };
+  }
+
+  /**
+   * The first scan of a label bought through a driver in process, worked out before its row is
+   * written (`draft`: the row as it will be inserted, in the state the label leaves it, due
+   * now): the columns the row is inserted with instead (one insert, not an insert and an
+   * update) and the events, inserted with it. `recordFirstScan` does the rest once they are in.
+   */
+  async firstScan(draft: ShipmentRow, now: Date): Promise<FirstScan> {
+    const asked = await this.askInProcess(draft, now);
+    if ('patch' in asked) return { patch: asked.patch, events: [], changed: false, delivered: false };
+    return this.scanMove(draft, asked.scans, asked.next, now, asked.packages);
+  }
+
+  /** What follows the first scan once its row and events are in (`row`: as inserted with `scan.patch`): the order's move on a delivery, `tracking.updated` on a change. */
+  async recordFirstScan(trx: Executor, row: ShipmentRow, previousStatus: ShipmentStatus, scan: FirstScan, now: Date): Promise<void> {
+    if (scan.delivered && !row.is_return) await deliverOrder(trx, scopeOf(row), row.order_id, now);
+    if (scan.changed) await this.recordTrackingUpdated(trx, row, previousStatus);
   }
 
   /**
@@ -244,27 +286,32 @@ export class TrackingSync {
 
   /** A real carrier's label: its first event is ours (the carrier reports the first scan later). */
   async recordLabelCreated(trx: Executor, row: ShipmentRow, now: Date): Promise<ShipmentRow> {
-    await repo.insertTrackingEvents(trx, [
-      this.eventRow(
-        row,
-        {
-          occurred_at: now.toISOString(),
-          status: 'pre_transit',
-          status_detail: 'label_created',
-          milestone: 'label_created',
-          description: 'Label created; the carrier has not scanned the parcel yet',
-          location: {
-            city: row.ship_from.city ?? null,
-            state: row.ship_from.state ?? null,
-            postal_code: row.ship_from.postal_code ?? null,
-            country: row.ship_from.country,
+    // The row was inserted in this transaction: its version is this transaction's already.
+    await repo.insertTrackingEvents(
+      trx,
+      [
+        this.eventRow(
+          row,
+          {
+            occurred_at: now.toISOString(),
+            status: 'pre_transit',
+            status_detail: 'label_created',
+            milestone: 'label_created',
+            description: 'Label created; the carrier has not scanned the parcel yet',
+            location: {
+              city: row.ship_from.city ?? null,
+              state: row.ship_from.state ?? null,
+              postal_code: row.ship_from.postal_code ?? null,
+              country: row.ship_from.country,
+            },
+            carrier_status_code: 'LABEL_CREATED',
           },
-          carrier_status_code: 'LABEL_CREATED',
-        },
-        0,
-        now,
-      ),
-    ]);
+          0,
+          now,
+        ),
+      ],
+      { rowWritten: true },
+    );
     return row;
   }
 
@@ -277,11 +324,18 @@ export class TrackingSync {
     now: Date,
     packages: StoredPackage[] | null = null,
   ): Promise<ShipmentRow> {
-    const scope = scopeOf(row);
-    const added = await repo.insertTrackingEvents(
-      trx,
-      result.events.map((e, seq) => this.eventRow(row, e, seq, now)),
-    );
+    const move = this.scanMove(row, result, next, now, packages);
+    // The row is updated just below, in the same transaction: that moves its version.
+    const added = await repo.insertTrackingEvents(trx, move.events, { rowWritten: true });
+    const updated = await repo.updateShipment(trx, row.id, { ...move.patch, ...(added.length > 0 || move.changed ? { updated_at: now } : {}) });
+    // A return never moves its order.
+    if (move.delivered && !row.is_return) await deliverOrder(trx, scopeOf(row), row.order_id, now);
+    if (move.changed) await this.recordTrackingUpdated(trx, updated, row.status);
+    return updated;
+  }
+
+  /** What scans do to a row (no database): the events to store, its patch (but updated_at), whether its tracking changed or it was delivered now. */
+  private scanMove(row: ShipmentRow, result: Scans, next: Date | string | null, now: Date, packages: StoredPackage[] | null): FirstScan {
     const last = result.events[result.events.length - 1];
     // A return label: billed on its first scan, or expired unused.
     const billing = returnBillingOnSync(row, statusFromTracking(result.status, row.status), now);
@@ -298,7 +352,7 @@ export class TrackingSync {
           packages.map((p) => p.tracking_status),
           row.packages?.map((p) => p.tracking_status),
         ));
-    const updated = await repo.updateShipment(trx, row.id, {
+    const patch: Updateable<ShipmentsTable> = {
       ...(packages ? { packages: JSON.stringify(packages) } : {}),
       status,
       tracking_status: result.status,
@@ -307,13 +361,9 @@ export class TrackingSync {
       expected_milestones: JSON.stringify(result.expected_milestones ?? row.expected_milestones),
       next_check_at: next,
       ...(delivered ? { delivered_at: result.events.find((e) => e.status === 'delivered')?.occurred_at ?? now } : {}),
-      ...(added.length > 0 || changed ? { updated_at: now } : {}),
       ...billing.patch,
-    });
-    // A return never moves its order.
-    if (delivered && !row.is_return) await deliverOrder(trx, scope, row.order_id, now);
-    if (changed) await this.recordTrackingUpdated(trx, updated, row.status);
-    return updated;
+    };
+    return { events: result.events.map((e, seq) => this.eventRow(row, e, seq, now)), patch, changed, delivered };
   }
 
   private eventRow(row: ShipmentRow, e: TrackingEvent, seq: number, now: Date): NewTrackingEventRow {
