@@ -2,7 +2,7 @@ import { loadConfig, ConfigError } from './config.js';
 import { buildApp } from './app.js';
 import { serviceLogDestination } from './platform/logger.js';
 import { DataDirLockedError } from './platform/db/pglite-lock.js';
-import { limitHeapGrowth } from './platform/memory.js';
+import { limitHeapGrowth, limitWasmCompilation } from './platform/memory.js';
 import { seedDemoIfEmpty } from './bootstrap/seed.js';
 import { seedDemoDay } from './bootstrap/demo-day.js';
 import { registerJobHandlers } from './bootstrap/jobs.js';
@@ -12,6 +12,7 @@ async function main() {
   const started = performance.now();
   const config = loadConfig();
   limitHeapGrowth(config.heapGrowingPercent);
+  limitWasmCompilation();
   const app = await buildApp({ config, logStream: serviceLogDestination() });
   if (config.runWorkers) {
     await registerJobHandlers(app);

@@ -14,3 +14,15 @@ export function limitHeapGrowth(percent: number): void {
   // 0: leave V8's own heuristics in place.
   if (percent > 0) setFlagsFromString(`--heap-growing-percent=${percent}`);
 }
+
+/**
+ * The embedded database is a WASM module: V8 compiles its functions as they are first called and
+ * recompiles the hot ones with its optimising compiler in the background, by default on as many
+ * tasks as it likes. Each task's compiler memory comes from a malloc arena of its own, which
+ * glibc keeps once the peak has passed: one task held a process with only PGlite in it ~20 MiB
+ * lower at its peak (README "Memory"). The hot code ends the same, only reached a little later.
+ * Read when a compilation starts, so setting it before the database opens is enough.
+ */
+export function limitWasmCompilation(): void {
+  setFlagsFromString('--wasm-num-compilation-tasks=1');
+}

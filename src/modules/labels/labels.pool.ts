@@ -37,19 +37,26 @@ export interface LabelRenderPoolOptions {
  * dist/src/labels.worker.bundle.js beside the chunk holding this code), the plain compiled tree,
  * or the TypeScript sources (tests, tsx), where the worker loads tsx to read TypeScript.
  */
+/**
+ * A thread's young generation stays resident once a busy stretch (a batch) has filled it: V8's
+ * default for a worker is 48 MB, for renders whose objects mostly die within the label. 8 MB
+ * keeps them young; the old generation keeps V8's limit (a merged file of a big batch needs it).
+ */
+const WORKER_LIMITS = { maxYoungGenerationSizeMb: 8 };
+
 function startWorker(): Worker {
   // Workers inherit the process's flags; `--input-type` (a parent run with -e) would refuse a file entry.
   const execArgv = process.execArgv.filter((a) => !a.startsWith('--input-type'));
   for (const name of ['./labels.worker.bundle.js', './labels.worker.js']) {
     const file = fileURLToPath(new URL(name, import.meta.url));
-    if (existsSync(file)) return new Worker(file, { execArgv });
+    if (existsSync(file)) return new Worker(file, { execArgv, resourceLimits: WORKER_LIMITS });
   }
   const ts = new URL('./labels.worker.ts', import.meta.url);
   if (!existsSync(fileURLToPath(ts))) throw new Error('label render worker not found beside labels.pool');
   // `--import tsx` in a worker's execArgv does not reach its entry module on Node 20, so a
   // small script registers tsx's loader first, then imports the TypeScript worker.
   const boot = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(ts.href)}); });`;
-  return new Worker(boot, { eval: true, execArgv });
+  return new Worker(boot, { eval: true, execArgv, resourceLimits: WORKER_LIMITS });
 }
 
 interface Slot {
