@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
-import { defineConfig } from 'vitest/config';
+import { fileURLToPath } from 'node:url';
+import { configDefaults, defineConfig } from 'vitest/config';
+import { engineFreeFiles } from './scripts/lib/test-files.mjs';
 
 /**
  * The files that take longest on either engine (the slowest lists `npm test` prints), slowest
@@ -37,16 +39,64 @@ class SlowestFirst extends BaseSequencer {
   }
 }
 
+/**
+ * The product's own units that never reach the run's database (src/; scripts/lib/test-files.mjs)
+ * and the dashboard's helpers (test/web/) run in shared workers: a worker keeps the modules it
+ * has loaded from one file to the next instead of evaluating them afresh for every file, which
+ * cost those files about as much CPU as their own tests. The files that open a database of the
+ * run keep a fresh module graph each: a shared worker kept each file's embedded database in
+ * memory (~250 MB a file). So do the suites under test/ (the built tree, Chromium, other
+ * processes, a file that changes something process-wide for itself) and any file that adds to a
+ * process-wide registry for its own tests.
+ */
+const SHARED_DIRS = ['src/', 'test/web/'];
+/**
+ * Units that need their modules fresh. src/platform/ids.test.ts: its first case mints at a fixed
+ * past millisecond and reads that millisecond back, which holds only while no file has minted an
+ * id in the process before it (ids never go back in time).
+ */
+const NEEDS_FRESH_MODULES = ['src/platform/ids.test.ts'];
+const SHARED = engineFreeFiles(path.dirname(fileURLToPath(import.meta.url))).filter(
+  (file) => SHARED_DIRS.some((dir) => file.startsWith(dir)) && !NEEDS_FRESH_MODULES.includes(file),
+);
+// The files a pass of `npm test` leaves out (scripts/test.mjs), one glob a line: vitest's own
+// --exclude does not reach the projects below.
+const PASS_EXCLUDE = (process.env.TEST_PASS_EXCLUDE ?? '').split('\n').filter(Boolean);
+
+// Options of both projects. Not `extends: true`: the projects would each run the globalSetup
+// again (the root's runs once, and both see what it provides).
+const common = {
+  // Generous: several suites start real processes (the built tree, Chromium) on a 2-core machine.
+  testTimeout: 60_000,
+  hookTimeout: 120_000,
+  pool: 'forks',
+} as const;
+
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'packages/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],
-    // Generous: several suites start real processes (the built tree, Chromium) on a 2-core machine.
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
-    pool: 'forks',
     // PGlite instances are ~100 MB each; two cores → a few files at once is the sweet spot.
+    // One pool for both projects.
     maxWorkers: 3,
     sequence: { sequencer: SlowestFirst },
+    projects: [
+      {
+        test: {
+          ...common,
+          name: 'isolated',
+          include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'packages/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...SHARED, ...PASS_EXCLUDE],
+        },
+      },
+      {
+        test: {
+          ...common,
+          name: 'shared',
+          include: SHARED,
+          exclude: [...configDefaults.exclude, ...PASS_EXCLUDE],
+          isolate: false,
+        },
+      },
+    ],
   },
 });

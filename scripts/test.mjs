@@ -2,10 +2,11 @@
 // DATABASE_URL is set, less the files whose answer cannot depend on the engine (below). Each run
 // creates databases of its own (see test/global-setup.ts).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { engineFreeFiles } from './lib/test-files.mjs';
 
 const require = createRequire(import.meta.url);
 const vitest = path.join(path.dirname(require.resolve('vitest/package.json')), 'vitest.mjs');
@@ -20,14 +21,15 @@ function run(label, env, exclude = []) {
   const args = [
     vitest,
     'run',
-    ...exclude.flatMap((glob) => ['--exclude', glob]),
     ...(exclude.length ? ['--passWithNoTests'] : []),
     '--reporter=default',
     '--reporter=json',
     `--outputFile.json=${report}`,
     ...extra,
   ];
-  const r = spawnSync(process.execPath, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+  // The files left out reach vitest.config.ts's projects through TEST_PASS_EXCLUDE (vitest's own
+  // --exclude does not).
+  const r = spawnSync(process.execPath, args, { stdio: 'inherit', env: { ...process.env, ...env, TEST_PASS_EXCLUDE: exclude.join('\n') } });
   printTimes(label, report, Date.now() - started);
   return r.status === 0;
 }
@@ -45,38 +47,10 @@ function printTimes(label, report, wallMs) {
   for (const f of slowest) process.stdout.write(`${String(Math.round(f.ms / 1000)).padStart(5)} s  ${f.name}\n`);
 }
 
-// A file reaches the pass's database only through the target test/global-setup.ts provides for
-// the run (inject('testDb'), in the file or in a test helper it imports) or TEST_DATABASE_URL.
-// One that reads neither (pure units, the published artefacts, the dashboard's helpers, the
-// import boundaries, a test on an embedded database of its own) gives the same answer on either
-// engine: the second pass leaves it out, and a file that starts reading the target is back in it
-// without a list to update.
-const DATABASE_TARGET = /inject\(\s*['"]testDb['"]\s*\)|TEST_DATABASE_URL/;
-const RELATIVE_IMPORT = /(?:from|import)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g;
-const TEST_HELPERS = path.resolve('test') + path.sep;
-
-function readsDatabaseTarget(file, seen = new Set()) {
-  if (seen.has(file)) return false;
-  seen.add(file);
-  const text = readFileSync(file, 'utf8');
-  if (DATABASE_TARGET.test(text)) return true;
-  for (const [, spec] of text.matchAll(RELATIVE_IMPORT)) {
-    // Only test/ code reads the target; the product's modules never do.
-    const imported = path.resolve(path.dirname(file), spec.replace(/\.js$/, '.ts'));
-    if (imported.startsWith(TEST_HELPERS) && existsSync(imported) && readsDatabaseTarget(imported, seen)) return true;
-  }
-  return false;
-}
-
-/** The test files of vitest.config.ts's `include` that do not read the target. */
-function engineFreeFiles() {
-  const files = ['src', 'test', 'packages'].flatMap((dir) =>
-    readdirSync(dir, { recursive: true })
-      .map((f) => path.join(dir, f).split(path.sep).join('/'))
-      .filter((f) => f.endsWith('.test.ts') && !f.includes('/node_modules/')),
-  );
-  return files.filter((f) => !readsDatabaseTarget(path.resolve(f)));
-}
+// A file that reads neither the database target nor TEST_DATABASE_URL (pure units, the
+// published artefacts, the dashboard's helpers, the import boundaries, a test on an embedded
+// database of its own; scripts/lib/test-files.mjs) gives the same answer on either engine: the
+// second pass leaves it out.
 
 // The dashboard's browser suites test pages: what the API under them answers is proved on both
 // engines by the API's own suites, so they run on the embedded database only. Except printing
