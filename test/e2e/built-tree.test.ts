@@ -163,6 +163,10 @@ describe('the built tree (npm start)', () => {
     expectStatus(svc, read, 200, 'intake read');
     const list = await svc.request('GET', '/api/admin/integrations', { headers: c.admin });
     expect(list.body.data.map((i: { id: string }) => i.id)).toContain(created.body.id);
+    // The platforms the built tree found in dist/src/channels/, where they stay modules.
+    const channelTypes = await svc.request('GET', '/api/admin/channel-types', { headers: c.admin });
+    expectStatus(svc, channelTypes, 200, 'admin channel types');
+    expect(channelTypes.body.data.map((t: { platform: string }) => t.platform)).toEqual(['bigcommerce', 'shopify', 'woocommerce']);
     const updated = await svc.request('PUT', `/api/admin/integrations/${created.body.id}`, { headers: c.admin, json: { name: 'Shop (EU)' } });
     expectStatus(svc, updated, 200, 'update integration');
     const got = await svc.request('GET', `/api/admin/integrations/${created.body.id}`, { headers: c.admin });
