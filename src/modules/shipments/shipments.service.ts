@@ -1,5 +1,4 @@
 import type { CarrierRegistry } from '../../carriers/registry.js';
-import type { CarrierDefinition } from '../../carriers/types.js';
 import { checkOptions, resolveOptions, type ShipmentOptionsInput } from '../shipment-options/index.js';
 import { AppError, validationError } from '../../platform/errors.js';
 import type { Deps } from '../../platform/deps.js';
@@ -11,9 +10,8 @@ import type { CarrierGateway } from '../carrier-accounts/index.js';
 import type { SettingsService } from '../settings/index.js';
 import { findWorkspaceOrigin } from '../identity/index.js';
 import { parseList } from '../../platform/http/wire.js';
-import { nextStatus, parseInstant, type Order, type OrderAttachments, type OrderExtension, type OrdersService } from '../orders/index.js';
+import { nextStatus, parseInstant, type Order, type OrderExtension, type OrdersService } from '../orders/index.js';
 import { factsOfOrder, type ShippingRulesService } from '../shipping-rules/index.js';
-import { returnCustoms } from '../customs/index.js';
 import { quoteRates, type RateQueryResponse } from '../rates/index.js';
 import * as repo from './shipments.repo.js';
 import {
@@ -30,22 +28,16 @@ import { issuedByCarrier, packageLabelData, type LabelRenderer } from './shipmen
 import { LabelFiles, type LabelFile } from './shipments.label-files.js';
 import { ShipmentDocuments, type DocumentFile, type ShipmentDocumentListItem } from './shipments.documents.js';
 import type { AddressValidationMode } from './shipments.address-check.js';
-import { SHIPMENT_STATUSES, shipmentStateError, type ShipmentStatus } from './shipments.states.js';
+import { SHIPMENT_STATUSES, type ShipmentStatus } from './shipments.states.js';
 import type { ShipmentAddress, ShipmentRow } from './shipments.tables.js';
 import { isDue, TrackingSync } from './shipments.tracking.js';
 import { scopeOf } from './shipments.track-request.js';
 import { lookupOf, TrackingReader } from './shipments.tracking-reads.js';
 import type { TrackerSource, TrackingLookupDeps } from './shipments.tracking-lookup.js';
 import { toShipment, toTrackingEventListItem, type ReturnSummary, type ShipmentWriteBack } from './shipments.wire.js';
-import {
-  resolveReturnCharge,
-  returnServiceOf,
-  returnExpiry,
-  returnOrderView,
-  toReturnSummary,
-  type ReturnInput,
-  type ReturnSpec,
-} from './shipments.returns.js';
+import { toReturnSummary } from './shipments.returns.js';
+import { ReturnPurchase } from './shipments.return-purchase.js';
+import { shipmentsOnOrders } from './shipments.order-extension.js';
 import { Refunds } from './shipments.refunds.js';
 import { atLocation, type LocationOrigins, type ShipmentOrigin } from './shipments.origin.js';
 import { isDefault, LabelPurchase, orderOptions, piecesOf, type PurchaseChoice } from './shipments.purchase.js';
@@ -69,6 +61,7 @@ export class ShipmentsService {
   private readonly carriers: Promise<CarrierRegistry>;
   private readonly customsDocuments: ShipmentDocuments;
   private readonly labelFiles: LabelFiles;
+  private readonly returns: ReturnPurchase;
   private readonly writeBackProviders: ShipmentExtension['writeBacks'][] = [];
   private readonly locations: LocationOrigins;
   private readonly lookup: TrackingLookupDeps;
@@ -91,6 +84,16 @@ export class ShipmentsService {
     this.trackingReads = new TrackingReader(() => this.lookup);
     this.purchases = new LabelPurchase(deps, settings, gateway, renderer, this.tracking, (scope, order) => this.originOf(scope, order));
     this.refunds = new Refunds(deps, gateway, settings);
+    this.returns = new ReturnPurchase({
+      now: () => deps.now(),
+      baseUrl: () => this.baseUrl,
+      carriers: this.carriers,
+      orders,
+      gateway,
+      purchases: this.purchases,
+      findShipment: (ctx, id) => this.findOrThrow(ctx, id),
+      shipFromOf: (ctx, order) => this.shipFromOf(ctx, order),
+    });
     this.labelFiles = new LabelFiles(deps, this.carriers, renderer, async (scope, row) => {
       const order = await this.orders.getOrder(scope, row.order_id, { attachments: false }).catch(() => null);
       return order ? (order.external_id ?? order.id) : null;
@@ -101,18 +104,8 @@ export class ShipmentsService {
     );
   }
 
-  /**
-   * What this module adds to orders (registered once, in src/compose.ts): the order read lists
-   * its shipments. Orders cannot import this module (this module imports orders).
-   */
-  readonly orderExtension: OrderExtension = {
-    attachments: {
-      name: 'shipments',
-      forOrders: (executor, scope, ids) => this.attachmentsOf(executor, scope, ids),
-      json: (eb) => repo.shipmentsOfOrderJson(eb),
-      decode: (rows) => ({ shipments: (rows as ShipmentSummaryRow[]).map(toShipmentSummary) }),
-    },
-  };
+  /** What this module adds to orders, registered once in src/compose.ts (shipments.order-extension.ts). */
+  readonly orderExtension: OrderExtension = shipmentsOnOrders();
 
   /**
    * A module that builds on shipments (integrations: the tracking sent back to the store)
@@ -145,7 +138,7 @@ export class ShipmentsService {
    * `shipment.label_purchased`. If that transaction fails, the carrier label is voided again.
    */
   async purchase(ctx: ServiceContext, input: CreateShipmentInput): Promise<Shipment> {
-    if (input.is_return) return this.createStandaloneReturn(ctx, input);
+    if (input.is_return) return this.returns.forOrder(ctx, input);
     const returnOnly = (['rma_number', 'reason', 'charge', 'expires_in_days'] as const).filter((f) => input[f] !== undefined);
     if (returnOnly.length > 0) throw validationError(returnOnly.map((field) => ({ field, message: 'only with is_return: true' })));
     const optionDetails = checkOptions(input.options);
@@ -230,84 +223,9 @@ export class ShipmentsService {
     return toShipment(row, this.baseUrl);
   }
 
-  /**
-   * A return label for an outbound shipment (POST /v1/shipments/:id/return):
-   * the outbound's addresses swapped, its parcel, its service (or the one its carrier returns it
-   * by) unless another is named, bought
-   * through the purchase saga without moving the order. See shipments.returns.ts.
-   */
-  async createReturn(
-    ctx: ServiceContext,
-    outboundId: string,
-    input: ReturnInput & { label_format?: LabelFormatCode },
-    inTransaction?: (trx: Executor, shipment: Shipment) => Promise<void>,
-  ): Promise<Shipment> {
-    const outbound = await this.findOrThrow(ctx, outboundId);
-    if (outbound.is_return)
-      throw new AppError('unprocessable', 'This shipment is itself a return label; make the return from the outbound shipment.', {
-        details: [{ field: 'id', message: 'is a return label' }],
-      });
-    if (outbound.status === 'voided') throw shipmentStateError(outbound.status, 'be returned', 'The shipment is voided; a voided label has nothing to return.');
-    const serviceCode = input.service_code ?? returnServiceOf(await this.carriers, outbound.service_code);
-    const carrier = this.returnCarrier(await this.carriers, serviceCode);
-    const spec: ReturnSpec = {
-      returnOf: outbound.id,
-      charge: resolveReturnCharge(carrier, input.charge),
-      expiresAt: returnExpiry(this.deps.now(), input.expires_in_days),
-      rmaNumber: input.rma_number ?? null,
-      reason: input.reason ?? null,
-      shipFrom: outbound.ship_to,
-      shipTo: outbound.ship_from,
-      customs: outbound.customs ? returnCustoms(outbound.customs) : null,
-    };
-    const order = await this.orders.getOrder(ctx, outbound.order_id, { attachments: false });
-    // The outbound's account when the carrier is the same and the account still sells, else the carrier's default.
-    const sameAccount = carrier.slug === outbound.carrier ? (outbound.carrier_account_id ?? undefined) : undefined;
-    const account = await this.gateway
-      .accountForPurchase(ctx, carrier.slug, sameAccount)
-      .catch(() => this.gateway.accountForPurchase(ctx, carrier.slug, undefined));
-    // A multi-piece outbound comes back as one return shipment with a package (and a label page) per piece.
-    const pieces = outbound.packages && outbound.packages.length > 1 ? outbound.packages.map((p) => p.parcel) : null;
-    const row = await this.purchases.buy(
-      ctx,
-      returnOrderView({ ...order, parcels: pieces }, spec, outbound.parcel),
-      { carrier, serviceCode, account },
-      { format: input.label_format ?? (outbound.label_format as LabelFormatCode), addressValidation: 'none', returning: spec },
-      inTransaction,
-    );
-    return toShipment(row, this.baseUrl);
-  }
-
-  /** POST /v1/shipments with is_return: a return label for the order itself, its addresses swapped (ship_to → ship_from). */
-  private async createStandaloneReturn(ctx: ServiceContext, input: CreateShipmentInput): Promise<Shipment> {
-    const carrier = this.returnCarrier(await this.carriers, input.service_code);
-    const order = await this.orders.getOrder(ctx, input.order_id, { attachments: false });
-    const origin = await this.shipFromOf(ctx, order);
-    const spec: ReturnSpec = {
-      returnOf: null,
-      charge: resolveReturnCharge(carrier, input.charge),
-      expiresAt: returnExpiry(this.deps.now(), input.expires_in_days),
-      rmaNumber: input.rma_number ?? null,
-      reason: input.reason ?? null,
-      shipFrom: order.ship_to as ShipmentAddress,
-      shipTo: origin,
-      customs: null,
-    };
-    const account = await this.gateway.accountForPurchase(ctx, carrier.slug, input.carrier_account_id);
-    const row = await this.purchases.buy(
-      ctx,
-      returnOrderView(order, spec, order.parcel),
-      { carrier, serviceCode: input.service_code, account },
-      { format: input.label_format ?? 'pdf_4x6', addressValidation: 'none', returning: spec },
-    );
-    return toShipment(row, this.baseUrl);
-  }
-
-  /** A return names its service: auto and cheapest choose for outbound parcels only. */
-  private returnCarrier(carriers: CarrierRegistry, serviceCode: string): CarrierDefinition {
-    const carrier = serviceCode === AUTO || serviceCode === CHEAPEST ? undefined : carriers.byServiceCode(serviceCode);
-    if (!carrier) throw validationError([{ field: 'service_code', message: `must name a service for a return label (unknown service code "${serviceCode}")` }]);
-    return carrier;
+  /** POST /v1/shipments/:id/return (and the create_returns batch item): see shipments.return-purchase.ts. */
+  createReturn(...args: Parameters<ReturnPurchase['forShipment']>): Promise<Shipment> {
+    return this.returns.forShipment(...args);
   }
 
   /** Wire shipments with their return labels listed and their write-backs (one query each for the page). */
@@ -548,17 +466,6 @@ export class ShipmentsService {
     return { ...page, data: page.data.map(toTrackingEventListItem) };
   }
 
-  /** The orders module's `shipments` summaries. */
-  private async attachmentsOf(executor: Executor, scope: Scope, orderIds: readonly string[]): Promise<Map<string, OrderAttachments>> {
-    const out = new Map<string, OrderAttachments>();
-    for (const s of await repo.shipmentsOfOrders(executor, scope, orderIds)) {
-      const list = out.get(s.order_id)?.shipments ?? [];
-      list.push(toShipmentSummary(s));
-      out.set(s.order_id, { shipments: list });
-    }
-    return out;
-  }
-
   /** For tests and the shipment's own checks. */
   isDue(row: ShipmentRow): boolean {
     return isDue(row, this.deps.now());
@@ -567,18 +474,4 @@ export class ShipmentsService {
   scopeOf(row: ShipmentRow): Scope {
     return scopeOf(row);
   }
-}
-
-type ShipmentSummaryRow = Awaited<ReturnType<typeof repo.shipmentsOfOrders>>[number];
-
-/** A shipment as its order shows it (created_at is text when it comes through JSON). */
-function toShipmentSummary(s: ShipmentSummaryRow) {
-  return {
-    id: s.id,
-    carrier: s.carrier,
-    service_code: s.service_code,
-    tracking_number: s.tracking_number,
-    status: s.status,
-    created_at: new Date(s.created_at).toISOString(),
-  };
 }
