@@ -30,7 +30,9 @@ export function throughputRow(
   anchor: { name: string; result: Throughput },
   goal?: { ratio: number; p99?: number },
 ): Omit<Row, 'engine' | 'key'> {
-  const ratio = r.rps / anchor.result.rps;
+  // An anchor that answered nothing (or only errors) measures nothing: no ratio, no verdict.
+  const anchorAnswered = anchor.result.rps > 0 && anchor.result.errors === 0 && anchor.result.non2xx === 0;
+  const ratio = anchorAnswered ? r.rps / anchor.result.rps : NaN;
   return {
     name,
     value: r.rps,
@@ -41,11 +43,12 @@ export function throughputRow(
       cpu_us_per_req: r.cpuUsPerRequest,
       anchor_cpu_us_per_req: anchor.result.cpuUsPerRequest,
       'errors/non-2xx': `${r.errors}/${r.non2xx}`,
+      ...(anchorAnswered ? {} : { 'anchor errors/non-2xx': `${anchor.result.errors}/${anchor.result.non2xx}` }),
     },
     anchor: { name: anchor.name, value: anchor.result.rps, unit: 'req/s' },
-    ratio: round(ratio),
+    ratio: anchorAnswered ? round(ratio) : undefined,
     target: goal ? `≥ ${goal.ratio.toFixed(2)} of ${anchor.name}${goal.p99 ? `, p99 < ${goal.p99} ms` : ''}` : 'none stated (reported)',
-    met: goal ? judge(ratio >= goal.ratio && (goal.p99 === undefined || r.p99 < goal.p99)) : null,
+    met: goal && anchorAnswered ? judge(ratio >= goal.ratio && (goal.p99 === undefined || r.p99 < goal.p99)) : null,
   };
 }
 
