@@ -1,7 +1,6 @@
-import { existsSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
-import { dirname, extname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { importFolders } from '../platform/folder-discovery.js';
 import type { CarrierApiDriver } from './driver.js';
 import type { CarrierHttpClient } from './http/client.js';
 import type { CarrierDefinition } from './types.js';
@@ -39,8 +38,6 @@ let registrySeq = 0;
 
 const SLUG = /^[a-z][a-z0-9_]*$/;
 const HERE = dirname(fileURLToPath(import.meta.url));
-/** `.ts` when running from source, `.js` from the build. */
-const OWN_EXT = extname(fileURLToPath(import.meta.url)) || '.js';
 
 const consoleLogger: RegistryLogger = {
   warn(obj, msg) {
@@ -99,43 +96,30 @@ export function validateCarrierDefinition(value: unknown, folder: string): strin
   return problems;
 }
 
-function indexFile(folder: string): string | null {
-  for (const ext of [OWN_EXT, OWN_EXT === '.ts' ? '.js' : '.ts']) {
-    const file = join(folder, `index${ext}`);
-    if (existsSync(file)) return file;
-  }
-  return null;
-}
-
 /** Imports and validates every carrier folder under `dir` (default: this folder). */
 export async function discoverCarriers(options: { dir?: string; logger?: RegistryLogger } = {}): Promise<CarrierRegistry> {
   const dir = options.dir ?? HERE;
   const logger = options.logger ?? consoleLogger;
   const carriers: CarrierDefinition[] = [];
   const apiDrivers = new Map<string, ApiDriverFactory>();
-  const entries = await readdir(dir, { withFileTypes: true });
-  for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
-    if (!entry.isDirectory()) continue;
-    const file = indexFile(join(dir, entry.name));
-    if (!file) continue;
-    try {
-      const mod = (await import(pathToFileURL(file).href)) as { carrier?: unknown; apiDriver?: unknown };
-      const problems = validateCarrierDefinition(mod.carrier, entry.name);
-      if (problems.length > 0) {
-        logger.warn({ carrier: entry.name, problems }, 'carrier skipped: invalid metadata');
-        continue;
-      }
-      const def = mod.carrier as CarrierDefinition;
-      const clash = def.services.find((s) => carriers.some((c) => c.services.some((o) => o.code === s.code)));
-      if (clash) {
-        logger.warn({ carrier: entry.name, problems: [`service code ${clash.code} already registered`] }, 'carrier skipped: invalid metadata');
-        continue;
-      }
-      carriers.push(def);
-      if (typeof mod.apiDriver === 'function') apiDrivers.set(def.slug, mod.apiDriver as ApiDriverFactory);
-    } catch (err) {
-      logger.warn({ carrier: entry.name, err: err instanceof Error ? err.message : String(err) }, 'carrier skipped: failed to load');
+  for (const { folder, mod, error } of await importFolders(dir, import.meta.url)) {
+    if (error !== undefined) {
+      logger.warn({ carrier: folder, err: error }, 'carrier skipped: failed to load');
+      continue;
     }
+    const problems = validateCarrierDefinition(mod?.carrier, folder);
+    if (problems.length > 0) {
+      logger.warn({ carrier: folder, problems }, 'carrier skipped: invalid metadata');
+      continue;
+    }
+    const def = mod!.carrier as CarrierDefinition;
+    const clash = def.services.find((s) => carriers.some((c) => c.services.some((o) => o.code === s.code)));
+    if (clash) {
+      logger.warn({ carrier: folder, problems: [`service code ${clash.code} already registered`] }, 'carrier skipped: invalid metadata');
+      continue;
+    }
+    carriers.push(def);
+    if (typeof mod!.apiDriver === 'function') apiDrivers.set(def.slug, mod!.apiDriver as ApiDriverFactory);
   }
   return createRegistry(carriers, apiDrivers);
 }

@@ -1,7 +1,6 @@
-import { existsSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
-import { dirname, extname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { importFolders } from '../platform/folder-discovery.js';
 import type { ChannelPlatform } from './platform.js';
 
 /**
@@ -21,8 +20,6 @@ const SLUG = /^[a-z][a-z0-9_]*$/;
 /** `custom` is the platform of integrations that push orders with an ingest key: no connector. */
 const RESERVED = new Set(['custom']);
 const HERE = dirname(fileURLToPath(import.meta.url));
-/** `.ts` when running from source, `.js` from the build. */
-const OWN_EXT = extname(fileURLToPath(import.meta.url)) || '.js';
 
 const consoleLogger: ChannelRegistryLogger = {
   warn(obj, msg) {
@@ -61,35 +58,22 @@ export function channelPlatformProblems(value: unknown, folder: string): string[
   return problems;
 }
 
-function indexFile(folder: string): string | null {
-  for (const ext of [OWN_EXT, OWN_EXT === '.ts' ? '.js' : '.ts']) {
-    const file = join(folder, `index${ext}`);
-    if (existsSync(file)) return file;
-  }
-  return null;
-}
-
 /** Imports and validates every platform folder under `dir` (default: this folder), sorted by slug. */
 export async function discoverChannelPlatforms(options: { dir?: string; logger?: ChannelRegistryLogger } = {}): Promise<ChannelPlatform[]> {
   const dir = options.dir ?? HERE;
   const logger = options.logger ?? consoleLogger;
   const found: ChannelPlatform[] = [];
-  const entries = await readdir(dir, { withFileTypes: true });
-  for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
-    if (!entry.isDirectory()) continue;
-    const file = indexFile(join(dir, entry.name));
-    if (!file) continue;
-    try {
-      const mod = (await import(pathToFileURL(file).href)) as { platform?: unknown };
-      const problems = channelPlatformProblems(mod.platform, entry.name);
-      if (problems.length > 0) {
-        logger.warn({ platform: entry.name, problems }, 'store platform skipped: invalid metadata');
-        continue;
-      }
-      found.push(mod.platform as ChannelPlatform);
-    } catch (err) {
-      logger.warn({ platform: entry.name, err: err instanceof Error ? err.message : String(err) }, 'store platform skipped: failed to load');
+  for (const { folder, mod, error } of await importFolders(dir, import.meta.url)) {
+    if (error !== undefined) {
+      logger.warn({ platform: folder, err: error }, 'store platform skipped: failed to load');
+      continue;
     }
+    const problems = channelPlatformProblems(mod?.platform, folder);
+    if (problems.length > 0) {
+      logger.warn({ platform: folder, problems }, 'store platform skipped: invalid metadata');
+      continue;
+    }
+    found.push(mod!.platform as ChannelPlatform);
   }
   return found;
 }

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addChannelPlatforms, CHANNEL_PLATFORMS } from '../../src/channels/registry.js';
+import { freePort } from '../helpers/built-service.js';
 
 /**
  * A fourth store platform is one folder (docs/channels.md, "Adding a platform"):
@@ -42,15 +42,6 @@ const added = await addChannelPlatforms(dir, { warn: (obj) => warnings.push(obj 
 // Loaded after the platform is added, as an embedding application would.
 const { buildTestApp, createTenant } = await import('../helpers/app.js');
 const { startFakeWooCommerce, wooFakeStore } = await import('../helpers/fake-woocommerce/index.js');
-
-/** A free loopback port: the service's public URL (where the fake delivers) must be known before it starts. */
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}
 
 describe('a fourth store platform is one folder', () => {
   let app: FastifyInstance;
