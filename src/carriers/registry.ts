@@ -1,6 +1,8 @@
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { importFolders } from '../platform/folder-discovery.js';
+import { consoleRegistryLogger, importFolders, SLUG, type RegistryLogger } from '../platform/folder-discovery.js';
+
+export type { RegistryLogger };
 import type { CarrierApiDriver } from './driver.js';
 import type { CarrierHttpClient } from './http/client.js';
 import type { CarrierDefinition } from './types.js';
@@ -12,10 +14,6 @@ import type { CarrierDefinition } from './types.js';
  * (docs/carriers.md): a new carrier is one folder. A broken carrier is logged and skipped so one bad folder cannot take the service
  * down. Folders without an index (the shared `simulation/` kit) are not carriers.
  */
-
-export interface RegistryLogger {
-  warn(obj: object, msg: string): void;
-}
 
 export interface CarrierRegistry {
   /** Registered carriers, sorted by slug. */
@@ -36,14 +34,7 @@ export type ApiDriverFactory = (http: CarrierHttpClient) => CarrierApiDriver;
 
 let registrySeq = 0;
 
-const SLUG = /^[a-z][a-z0-9_]*$/;
 const HERE = dirname(fileURLToPath(import.meta.url));
-
-const consoleLogger: RegistryLogger = {
-  warn(obj, msg) {
-    console.warn(JSON.stringify({ level: 'warn', msg, ...obj }));
-  },
-};
 
 /** Checks a module's `carrier` export; returns the problems (empty = valid). */
 export function validateCarrierDefinition(value: unknown, folder: string): string[] {
@@ -99,7 +90,7 @@ export function validateCarrierDefinition(value: unknown, folder: string): strin
 /** Imports and validates every carrier folder under `dir` (default: this folder). */
 export async function discoverCarriers(options: { dir?: string; logger?: RegistryLogger } = {}): Promise<CarrierRegistry> {
   const dir = options.dir ?? HERE;
-  const logger = options.logger ?? consoleLogger;
+  const logger = options.logger ?? consoleRegistryLogger;
   const carriers: CarrierDefinition[] = [];
   const apiDrivers = new Map<string, ApiDriverFactory>();
   for (const { folder, mod, error } of await importFolders(dir, import.meta.url)) {

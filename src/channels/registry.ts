@@ -1,6 +1,6 @@
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { importFolders } from '../platform/folder-discovery.js';
+import { consoleRegistryLogger, importFolders, SLUG, type RegistryLogger } from '../platform/folder-discovery.js';
 import type { ChannelPlatform } from './platform.js';
 
 /**
@@ -12,20 +12,9 @@ import type { ChannelPlatform } from './platform.js';
  * broken folder is logged and skipped: one bad platform cannot take the service down.
  */
 
-export interface ChannelRegistryLogger {
-  warn(obj: object, msg: string): void;
-}
-
-const SLUG = /^[a-z][a-z0-9_]*$/;
 /** `custom` is the platform of integrations that push orders with an ingest key: no connector. */
 const RESERVED = new Set(['custom']);
 const HERE = dirname(fileURLToPath(import.meta.url));
-
-const consoleLogger: ChannelRegistryLogger = {
-  warn(obj, msg) {
-    console.warn(JSON.stringify({ level: 'warn', msg, ...obj }));
-  },
-};
 
 const FUNCTIONS = ['defaultOrigin', 'normaliseStoreRef', 'credentialProblems', 'webhookSecret', 'createChannel'] as const;
 const STRINGS = ['name', 'storeRefLabel', 'storeRefDescription', 'importStatusesHint'] as const;
@@ -59,9 +48,9 @@ export function channelPlatformProblems(value: unknown, folder: string): string[
 }
 
 /** Imports and validates every platform folder under `dir` (default: this folder), sorted by slug. */
-export async function discoverChannelPlatforms(options: { dir?: string; logger?: ChannelRegistryLogger } = {}): Promise<ChannelPlatform[]> {
+export async function discoverChannelPlatforms(options: { dir?: string; logger?: RegistryLogger } = {}): Promise<ChannelPlatform[]> {
   const dir = options.dir ?? HERE;
-  const logger = options.logger ?? consoleLogger;
+  const logger = options.logger ?? consoleRegistryLogger;
   const found: ChannelPlatform[] = [];
   for (const { folder, mod, error } of await importFolders(dir, import.meta.url)) {
     if (error !== undefined) {
@@ -92,11 +81,11 @@ export function getChannelPlatform(slug: string): ChannelPlatform | undefined {
  * test's): validated as the built-in ones are. Only platforms added before the integrations module
  * loads reach its schemas, so call it first. Returns the slugs added.
  */
-export async function addChannelPlatforms(dir: string, logger?: ChannelRegistryLogger): Promise<string[]> {
+export async function addChannelPlatforms(dir: string, logger?: RegistryLogger): Promise<string[]> {
   const added: string[] = [];
   for (const platform of await discoverChannelPlatforms({ dir, logger })) {
     if (getChannelPlatform(platform.slug)) {
-      (logger ?? consoleLogger).warn({ platform: platform.slug, problems: ['slug already registered'] }, 'store platform skipped: invalid metadata');
+      (logger ?? consoleRegistryLogger).warn({ platform: platform.slug, problems: ['slug already registered'] }, 'store platform skipped: invalid metadata');
       continue;
     }
     platforms.push(platform);

@@ -3,6 +3,21 @@ import { readdir } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
+/** Where a registry reports a folder it skipped. */
+export interface RegistryLogger {
+  warn(obj: object, msg: string): void;
+}
+
+/** The default: one JSON line on stderr (the registries load before the app's logger exists). */
+export const consoleRegistryLogger: RegistryLogger = {
+  warn(obj, msg) {
+    console.warn(JSON.stringify({ level: 'warn', msg, ...obj }));
+  },
+};
+
+/** A folder's name as a registry slug: snake_case. */
+export const SLUG = /^[a-z][a-z0-9_]*$/;
+
 /**
  * What the registries of carriers and store platforms share (docs/carriers.md, docs/channels.md):
  * each subfolder of `dir` with an `index` module is imported, in name order. `.ts` under tsx or

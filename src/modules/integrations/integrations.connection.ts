@@ -82,16 +82,11 @@ export function withWebhookSecret(
   return { ...credentials, webhook_secret: kept ?? randomBase62(40) };
 }
 
-/** Secret fields of any platform's credentials: masked in answers and the audit log. */
-export const SECRET_CREDENTIAL_FIELDS: ReadonlySet<string> = new Set([
-  ...CHANNEL_PLATFORMS.flatMap((p) => p.secretCredentialFields),
-  'webhook_secret',
-  'access_token',
-  'client_secret',
-  'refresh_token',
-  'consumer_secret',
-  'consumer_key',
-]);
+/**
+ * Secret fields of any platform's credentials, as each platform declares them, and the signing
+ * secret the module itself makes (`withWebhookSecret`): masked in answers and the audit log.
+ */
+export const SECRET_CREDENTIAL_FIELDS: ReadonlySet<string> = new Set([...CHANNEL_PLATFORMS.flatMap((p) => p.secretCredentialFields), 'webhook_secret']);
 
 export function baseUrlProblems(baseUrl: string, allowed: boolean): ErrorDetail[] {
   if (!allowed) return [{ field: 'base_url', message: 'is accepted only when CHANNEL_ALLOW_BASE_URL_OVERRIDE=1, outside production' }];

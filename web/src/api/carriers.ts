@@ -1,4 +1,4 @@
-import { api, call, type Schemas } from './client';
+import { api, askedOnce, call, type Schemas } from './client';
 
 export type CarrierType = Schemas['CarrierType'];
 
@@ -8,18 +8,7 @@ export type CarrierType = Schemas['CarrierType'];
  * dashboard with no edit. Asked once per page load; a failed answer is forgotten, so the next
  * page asks again.
  */
-let types: Promise<CarrierType[]> | null = null;
-
-export function carrierTypes(): Promise<CarrierType[]> {
-  types ??= call(api.GET('/api/admin/carrier-types')).then(
-    (r) => r.data,
-    (err: unknown) => {
-      types = null;
-      throw err;
-    },
-  );
-  return types;
-}
+export const carrierTypes: () => Promise<CarrierType[]> = askedOnce(() => call(api.GET('/api/admin/carrier-types')).then((r) => r.data));
 
 /** The registered carriers' slugs, sorted, for the dashboard's carrier filters (empty when the service could not say). */
 export function registeredCarriers(): Promise<string[]> {

@@ -1,4 +1,4 @@
-import { api, call, type Schemas } from './client';
+import { api, askedOnce, call, type Schemas } from './client';
 
 export type ChannelType = Schemas['ChannelType'];
 
@@ -8,18 +8,7 @@ export type ChannelType = Schemas['ChannelType'];
  * platform folder shows up in the dashboard with no edit. Asked once per page load; a failed
  * answer is forgotten, so the next page asks again.
  */
-let types: Promise<ChannelType[]> | null = null;
-
-export function channelTypes(): Promise<ChannelType[]> {
-  types ??= call(api.GET('/api/admin/channel-types')).then(
-    (r) => r.data,
-    (err: unknown) => {
-      types = null;
-      throw err;
-    },
-  );
-  return types;
-}
+export const channelTypes: () => Promise<ChannelType[]> = askedOnce(() => call(api.GET('/api/admin/channel-types')).then((r) => r.data));
 
 /** Integrations that push orders with their ingest key: no connector, so no channel type. */
 export const CUSTOM_PLATFORM = 'custom';

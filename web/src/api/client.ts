@@ -71,3 +71,16 @@ export function toApiError(status: number, body: unknown, requestId?: string): A
   if (status === 401 && b.code === 'unauthorized') sessionEnded.dispatchEvent(new Event('ended'));
   return err;
 }
+
+/**
+ * `ask` made into an answer asked once per page load (the service's carrier and platform types):
+ * a failed answer is forgotten, so the next caller asks again.
+ */
+export function askedOnce<T>(ask: () => Promise<T>): () => Promise<T> {
+  let answer: Promise<T> | null = null;
+  return () =>
+    (answer ??= ask().catch((err: unknown) => {
+      answer = null;
+      throw err;
+    }));
+}
