@@ -15,6 +15,7 @@ const extra = process.argv.slice(2);
 function run(label, env, exclude = []) {
   process.stdout.write(`\n=== tests on ${label} ===\n`);
   const started = Date.now();
+  const cpuBefore = machineCpu();
   // Besides the usual report, a JSON one read back below for each file's own time.
   const report = path.join(mkdtempSync(path.join(tmpdir(), 'vitest-report-')), 'report.json');
   // A filter naming only such files leaves the second pass nothing to run, which is not a failure.
@@ -30,12 +31,28 @@ function run(label, env, exclude = []) {
   // The files left out reach vitest.config.ts's projects through TEST_PASS_EXCLUDE (vitest's own
   // --exclude does not).
   const r = spawnSync(process.execPath, args, { stdio: 'inherit', env: { ...process.env, ...env, TEST_PASS_EXCLUDE: exclude.join('\n') } });
-  printTimes(label, report, Date.now() - started);
+  printTimes(label, report, Date.now() - started, cpuBefore);
   return r.status === 0;
 }
 
-/** The pass's wall time and its slowest files, so a slow CI run says where the time went. */
-function printTimes(label, report, wallMs) {
+/** The machine's CPU time so far, busy and all, in clock ticks (/proc/stat; null elsewhere). */
+function machineCpu() {
+  try {
+    const ticks = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+    const idle = ticks[3] + (ticks[4] ?? 0);
+    const all = ticks.reduce((a, b) => a + b, 0);
+    return { busy: all - idle, all };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The pass's wall time, how busy the machine's cores were over it (near 100 % the pass waits on
+ * CPU, and running more side by side would not help; well below, it waits on timers and other
+ * processes), and its slowest files, so a slow CI run says where the time went.
+ */
+function printTimes(label, report, wallMs, cpuBefore) {
   let files = [];
   try {
     files = JSON.parse(readFileSync(report, 'utf8')).testResults.map((f) => ({ name: path.relative(process.cwd(), f.name), ms: f.endTime - f.startTime }));
@@ -43,7 +60,9 @@ function printTimes(label, report, wallMs) {
     // No report (the run stopped before writing one): the wall time alone.
   }
   const slowest = files.sort((a, b) => b.ms - a.ms).slice(0, 15);
-  process.stdout.write(`\n=== ${label}: ${Math.round(wallMs / 1000)} s wall, ${files.length} files; slowest: ===\n`);
+  const cpuAfter = machineCpu();
+  const busy = cpuBefore && cpuAfter ? `, cores ${Math.round((100 * (cpuAfter.busy - cpuBefore.busy)) / (cpuAfter.all - cpuBefore.all))} % busy` : '';
+  process.stdout.write(`\n=== ${label}: ${Math.round(wallMs / 1000)} s wall${busy}, ${files.length} files; slowest: ===\n`);
   for (const f of slowest) process.stdout.write(`${String(Math.round(f.ms / 1000)).padStart(5)} s  ${f.name}\n`);
 }
 

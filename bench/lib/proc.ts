@@ -1,7 +1,8 @@
 // Child processes for the benchmark: every process the suite starts (the service, anchors, load
 // generators, seeders) goes through here, so a failure half-way leaves none behind.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, readlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
@@ -115,6 +116,28 @@ export function cpuMs(pid: number): number {
   } catch {
     return NaN;
   }
+}
+
+/**
+ * The node process under `pid` (itself or a descendant, breadth first) with an argument ending in
+ * `needle`: the service `npm start` runs (npm → sh → node); null when none is running yet or
+ * /proc is missing (not Linux).
+ */
+export function findProcess(pid: number, needle: string): number | null {
+  const queue = [pid];
+  while (queue.length) {
+    const p = queue.shift()!;
+    try {
+      const argv = readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\0');
+      // A node process (not the shell npm runs the script in, whose command line holds it too).
+      if (path.basename(readlinkSync(`/proc/${p}/exe`)).startsWith('node') && argv.some((a) => a.endsWith(needle))) return p;
+      const children = readFileSync(`/proc/${p}/task/${p}/children`, 'utf8').trim();
+      if (children) queue.push(...children.split(' ').map(Number));
+    } catch {
+      // Gone (or no /proc): nothing under it.
+    }
+  }
+  return null;
 }
 
 /** Resident memory now (VmRSS) and its peak (VmHWM) of a process, MiB (Linux); null elsewhere. */

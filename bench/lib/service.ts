@@ -1,12 +1,12 @@
-// The service under test as users run it (`node scripts/start.mjs`, what `npm start` runs: the
-// built tree), on one engine: a fresh PGlite data dir, or a PostgreSQL database of its own
+// The service under test as users run it (`npm start`: the built tree, with the node settings
+// of package.json's start script), on one engine: a fresh PGlite data dir, or a PostgreSQL database of its own
 // created in BENCH_DATABASE_URL's server and dropped at the end. Plus the first-start onboarding
 // every bench needs (the demo seed's workspace and test key, the burst limit lifted) and a
 // small JSON client.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import { port, runNode, spawnLogged, stop, waitHealthy, waitOutput, type Logged } from './proc.js';
+import { findProcess, port, runNode, spawnLogged, stop, waitHealthy, waitOutput, type Logged } from './proc.js';
 
 export type Engine = 'pglite' | 'postgres';
 export const ENGINE_NAMES: Record<Engine, string> = { pglite: 'PGlite', postgres: 'PostgreSQL' };
@@ -50,9 +50,9 @@ export class Service {
   #dbName?: string;
   #env: Record<string, string>;
   #proc?: Logged;
-  #viaNpm = false;
+  #pid?: number;
   /** How the service was last started, so a restart around seeding starts it the same way. */
-  #lastStart: { viaNpm?: boolean; profile?: string; env?: Record<string, string> } = {};
+  #lastStart: { profile?: string; env?: Record<string, string> } = {};
 
   constructor(
     readonly engine: Engine,
@@ -94,9 +94,10 @@ export class Service {
     if (this.#dbName) await withAdmin((c) => c.query(`drop database if exists ${this.#dbName} with (force)`)).catch(() => {});
   }
 
+  /** The service's own node process (under npm and its shell when started through `npm start`). */
   get pid(): number {
-    if (!this.#proc?.child.pid) throw new Error('the service is not running');
-    return this.#proc.child.pid;
+    if (!this.#pid) throw new Error('the service is not running');
+    return this.#pid;
   }
 
   output(): string {
@@ -104,27 +105,29 @@ export class Service {
   }
 
   /**
-   * Starts the service and resolves to the milliseconds until /health answered. `viaNpm` runs
-   * `npm start` itself (a process group: npm, then node); `profile` writes a --cpu-prof there.
+   * Starts the service through `npm start` itself (a process group: npm, its shell, node), as
+   * users run it, so the settings package.json's start script gives node are those measured;
+   * resolves to the milliseconds until /health answered. `profile` adds a --cpu-prof there
+   * through NODE_OPTIONS (npm's own node writes one too: the service's is the largest).
    */
-  async start(opts: { viaNpm?: boolean; profile?: string; env?: Record<string, string> } = {}): Promise<number> {
+  async start(opts: { profile?: string; env?: Record<string, string> } = {}): Promise<number> {
     if (this.#proc) throw new Error('the service is already running');
-    const cwd = this.serviceDir;
     const env = { ...this.#env, ...opts.env };
-    if (opts.viaNpm) this.#proc = spawnLogged('npm', ['start', '--silent'], env, { detached: true, cwd });
-    else {
-      const flags = opts.profile ? ['--cpu-prof', `--cpu-prof-dir=${opts.profile}`] : [];
-      this.#proc = spawnLogged(process.execPath, [...flags, 'scripts/start.mjs'], env, { cwd });
-    }
-    this.#viaNpm = Boolean(opts.viaNpm);
+    if (opts.profile) env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ''} --cpu-prof --cpu-prof-dir=${opts.profile}`.trim();
+    this.#proc = spawnLogged('npm', ['start', '--silent'], env, { detached: true, cwd: this.serviceDir });
     this.#lastStart = opts;
-    return waitHealthy(`${this.base}/health`, this.#proc);
+    const child = this.#proc.child;
+    const ms = await waitHealthy(`${this.base}/health`, this.#proc);
+    this.#pid = findProcess(child.pid!, 'scripts/start.mjs') ?? undefined;
+    if (!this.#pid) throw new Error(`no node process runs scripts/start.mjs under npm start (pid ${child.pid})`);
+    return ms;
   }
 
   async stop(): Promise<void> {
     if (!this.#proc) return;
-    await stop(this.#proc.child, this.#viaNpm);
+    await stop(this.#proc.child, true);
     this.#proc = undefined;
+    this.#pid = undefined;
   }
 
   /**

@@ -1,23 +1,25 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { freePort } from '../helpers/built-service.js';
 
-// The real process, exactly as `npm start` runs it (scripts/start.mjs: the built, bundled tree,
-// rebuilt first when the sources are newer): start on a fresh embedded data dir, refuse a
-// second process on it, shut down on SIGTERM.
+// The real process, started by `npm start` itself as users start it (package.json's start script:
+// node with its memory settings, scripts/start.mjs, the built, bundled tree, rebuilt first when
+// the sources are newer): start on a fresh embedded data dir, refuse a second process on it, shut
+// down on SIGTERM sent to npm.
 const dataDir = mkdtempSync(path.join(tmpdir(), 'ship-e2e-'));
 const children: ChildProcess[] = [];
 afterAll(() => {
-  for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+  // npm's whole group: a SIGKILL to npm alone would leave its node running.
+  for (const c of children) if (c.exitCode === null) process.kill(-c.pid!, 'SIGKILL');
   rmSync(dataDir, { recursive: true, force: true });
 });
 
 function start(port: number, env: Record<string, string> = {}) {
   let output = '';
-  const child = spawn(process.execPath, ['scripts/start.mjs'], {
+  const child = spawn('npm', ['start', '--silent'], {
     env: {
       ...process.env,
       PORT: String(port),
@@ -30,6 +32,7 @@ function start(port: number, env: Record<string, string> = {}) {
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
   });
   children.push(child);
   child.stdout!.on('data', (d) => (output += d));
@@ -51,6 +54,13 @@ async function healthy(port: number, timeoutMs: number, child?: ChildProcess): P
   return false;
 }
 
+/** The node process npm started (the start script execs it in place of its shell). */
+function serviceProcess(npm: ChildProcess): { argv: string[]; env: string[] } {
+  const [pid] = readFileSync(`/proc/${npm.pid}/task/${npm.pid}/children`, 'utf8').trim().split(' ');
+  const read = (file: string) => readFileSync(`/proc/${pid}/${file}`, 'utf8').split('\0').filter(Boolean);
+  return { argv: read('cmdline'), env: read('environ') };
+}
+
 describe.runIf(inject('testDb').engine === 'pglite')('the service process on the embedded database', () => {
   it('starts, seeds once, refuses a second process on the data dir, and stops cleanly on SIGTERM', { timeout: 240_000 }, async () => {
     const port = await freePort();
@@ -61,6 +71,15 @@ describe.runIf(inject('testDb').engine === 'pglite')('the service process on the
     for (let i = 0; i < 1_200 && !first.output().includes('Test API key') && first.child.exitCode === null; i++) await new Promise((r) => setTimeout(r, 100));
     expect(first.output()).toMatch(/Test API key:\s+sk_test_[0-9A-Za-z]{43}/);
     expect(first.output()).toMatch(/Dashboard:\s+http:\/\/\S+\/dashboard/);
+    // The start script's settings reach node (docs/architecture.md, "Memory"), and npm runs no
+    // shell between them.
+    const node = serviceProcess(first.child);
+    // The demo day buys labels: the render threads start under those settings (a worker refuses V8's options).
+    for (let i = 0; i < 1_200 && !/Demo day ready|demo seed failed/.test(first.output()) && first.child.exitCode === null; i++)
+      await new Promise((r) => setTimeout(r, 100));
+    expect(first.output()).toContain('Demo day ready');
+    expect(node.argv.slice(1)).toEqual(['--max-semi-space-size=8', 'scripts/start.mjs']);
+    expect(node.env).toContain('MALLOC_ARENA_MAX=2');
 
     const second = start(await freePort());
     expect(await second.exited).toBe(1);

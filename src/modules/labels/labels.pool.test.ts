@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { upsTrackingNumber } from '../../carriers/ups/tracking-numbers.js';
 import { carrier as ups } from '../../carriers/ups/index.js';
 import { createLabelRenderPool, labelCarrierParts, renderLabel, type LabelData, type LabelFormat } from './index.js';
+import { workerExecArgv } from './labels.pool.js';
 
 const label = (i: number): LabelData =>
   withParts({
@@ -58,5 +59,48 @@ describe('label render pool (worker threads)', () => {
     await other.renderLabel(label(3), 'zpl_4x6');
     await other.close();
     await expect(other.renderLabel(label(3), 'zpl_4x6')).rejects.toThrow(/closed/);
+  });
+});
+
+describe('the flags a render thread takes', () => {
+  it('keeps the module-loading flags with their values and drops V8 options a worker refuses', () => {
+    const argv = [
+      '--max-semi-space-size=8',
+      '--conditions',
+      'node',
+      '--require',
+      '/x/suppress-warnings.cjs',
+      '--input-type=module',
+      '--import=tsx',
+      '--max-old-space-size=512',
+      '--experimental-import-meta-resolve',
+      '--heap-growing-percent=20',
+      '-r',
+      './preload.cjs',
+    ];
+    expect(workerExecArgv(argv)).toEqual([
+      '--conditions',
+      'node',
+      '--require',
+      '/x/suppress-warnings.cjs',
+      '--import=tsx',
+      '--experimental-import-meta-resolve',
+      '-r',
+      './preload.cjs',
+    ]);
+  });
+
+  it('starts a render thread in a process run with the heap flags of `npm start`', { timeout: 60_000 }, async () => {
+    // A child process with those flags: `new Worker` refused them when they were passed on.
+    const { execFileSync } = await import('node:child_process');
+    const script = `import('${new URL('./labels.pool.ts', import.meta.url).href}').then(async ({ createLabelRenderPool }) => {
+      const pool = createLabelRenderPool({ threads: 1 });
+      const label = ${JSON.stringify(label(7))};
+      const out = await pool.renderLabel(label, 'zpl_4x6');
+      await pool.close();
+      process.stdout.write(out.body.toString('utf8'));
+    })`;
+    const zpl = execFileSync(process.execPath, ['--max-semi-space-size=8', '--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' });
+    expect(zpl).toContain(`^FD${label(7).tracking_number}^FS`);
   });
 });

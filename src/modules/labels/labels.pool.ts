@@ -44,9 +44,31 @@ export interface LabelRenderPoolOptions {
  */
 const WORKER_LIMITS = { maxYoungGenerationSizeMb: 8 };
 
+/**
+ * Node's own options that shape how the worker loads its modules (a loader such as tsx, export
+ * conditions, warnings), the only part of the process's flags a worker takes. V8's options (the
+ * heap sizes `npm start` gives node, docs/architecture.md "Memory") are refused by `new Worker`,
+ * and apply to the worker's isolate anyway: they are the process's. Nor `--input-type` (a parent
+ * run with -e), which would refuse a file entry.
+ */
+const WORKER_FLAG =
+  /^(--(import|require|loader|experimental-loader|conditions|preserve-symlinks|enable-source-maps|no-warnings|disable-warning|no-deprecation|(no-)?experimental-[\w-]+)|-r|-C)(=|$)/;
+const FLAG_WITH_VALUE = new Set(['--import', '--require', '-r', '--loader', '--experimental-loader', '--conditions', '-C', '--disable-warning']);
+
+/** The flags of `execArgv` a worker thread takes (above), each with its value when it is the next argument. */
+export function workerExecArgv(execArgv: readonly string[] = process.execArgv): string[] {
+  const kept: string[] = [];
+  for (let i = 0; i < execArgv.length; i++) {
+    const flag = execArgv[i];
+    const takesNext = FLAG_WITH_VALUE.has(flag) && i + 1 < execArgv.length;
+    if (WORKER_FLAG.test(flag)) kept.push(flag, ...(takesNext ? [execArgv[i + 1]] : []));
+    if (takesNext) i++;
+  }
+  return kept;
+}
+
 function startWorker(): Worker {
-  // Workers inherit the process's flags; `--input-type` (a parent run with -e) would refuse a file entry.
-  const execArgv = process.execArgv.filter((a) => !a.startsWith('--input-type'));
+  const execArgv = workerExecArgv();
   for (const name of ['./labels.worker.bundle.js', './labels.worker.js']) {
     const file = fileURLToPath(new URL(name, import.meta.url));
     if (existsSync(file)) return new Worker(file, { execArgv, resourceLimits: WORKER_LIMITS });
