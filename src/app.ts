@@ -23,7 +23,7 @@ import { registerRequestAuth } from './platform/http/request-context.js';
 import { carrierRequestMetrics, channelRequestMetrics, channelSyncLagGauge, registerMetrics } from './platform/http/metrics.js';
 import { ErrorResponseSchema, type App } from './platform/http/schemas.js';
 import { openApiOptions } from './platform/http/openapi.js';
-import { DeferredCompilation } from './platform/http/lazy-compilers.js';
+import { DeferredCompilation, schemasReached } from './platform/http/lazy-compilers.js';
 import { addDateFormats } from './platform/http/dates.js';
 import type { Deps } from './platform/deps.js';
 import { getCarrierRegistry, type CarrierRegistry } from './carriers/registry.js';
@@ -307,9 +307,13 @@ function compilersFactory(compilation: DeferredCompilation) {
       };
       return (route: { httpPart?: string }) => compilation.validator(() => compilerFor(route.httpPart)(route));
     },
-    buildSerializer(externalSchemas: unknown, serializerOptions: unknown) {
-      const compile = serializers(externalSchemas as never, serializerOptions as never) as Compile;
-      return (route: unknown) => compilation.serializer(() => compile(route));
+    buildSerializer(externalSchemas: Record<string, unknown>, serializerOptions: unknown) {
+      // Each serializer is given only the shared schemas its schema refers to (schemasReached).
+      return (route: { schema: unknown }) =>
+        compilation.serializer(() => {
+          const shared = schemasReached(route.schema, externalSchemas) ?? externalSchemas;
+          return (serializers(shared as never, serializerOptions as never) as Compile)(route);
+        });
     },
   };
 }
