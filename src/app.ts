@@ -15,6 +15,7 @@ import { createJobQueue, type JobQueue } from './platform/jobs/index.js';
 import { loggerOptions } from './platform/logger.js';
 import type { DestinationStream } from 'pino';
 import { registerAccessLog } from './platform/http/access-log.js';
+import { lazyRequestLogger } from './platform/http/request-logger.js';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './platform/http/error-handler.js';
 import { registerJsonParser } from './platform/http/json-parser.js';
 import { registerNulGuard } from './platform/http/nul-guard.js';
@@ -137,6 +138,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     logger: options.logStream ? { ...loggerOptions(config.logLevel), stream: options.logStream } : loggerOptions(config.logLevel),
     // One line per request instead, from registerAccessLog below (errors: the error handler's).
     logController: new LogController({ disableRequestLogging: true }),
+    // request.log made only when a request logs through it (platform/http/request-logger.ts).
+    childLoggerFactory: lazyRequestLogger,
     bodyLimit: 1024 * 1024,
     // Accept a sane incoming X-Request-Id; otherwise make one.
     genReqId: (req) => {
