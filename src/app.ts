@@ -15,6 +15,7 @@ import { createJobQueue, type JobQueue } from './platform/jobs/index.js';
 import { loggerOptions } from './platform/logger.js';
 import type { DestinationStream } from 'pino';
 import { registerAccessLog } from './platform/http/access-log.js';
+import { lazyRequestLogger } from './platform/http/request-logger.js';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './platform/http/error-handler.js';
 import { registerJsonParser } from './platform/http/json-parser.js';
 import { registerNulGuard } from './platform/http/nul-guard.js';
@@ -23,7 +24,7 @@ import { registerRequestAuth } from './platform/http/request-context.js';
 import { carrierRequestMetrics, channelRequestMetrics, channelSyncLagGauge, registerMetrics } from './platform/http/metrics.js';
 import { ErrorResponseSchema, type App } from './platform/http/schemas.js';
 import { openApiOptions } from './platform/http/openapi.js';
-import { DeferredCompilation } from './platform/http/lazy-compilers.js';
+import { DeferredCompilation, schemasReached } from './platform/http/lazy-compilers.js';
 import { addDateFormats } from './platform/http/dates.js';
 import type { Deps } from './platform/deps.js';
 import { getCarrierRegistry, type CarrierRegistry } from './carriers/registry.js';
@@ -137,6 +138,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     logger: options.logStream ? { ...loggerOptions(config.logLevel), stream: options.logStream } : loggerOptions(config.logLevel),
     // One line per request instead, from registerAccessLog below (errors: the error handler's).
     logController: new LogController({ disableRequestLogging: true }),
+    // request.log made only when a request logs through it (platform/http/request-logger.ts).
+    childLoggerFactory: lazyRequestLogger,
     bodyLimit: 1024 * 1024,
     // Accept a sane incoming X-Request-Id; otherwise make one.
     genReqId: (req) => {
@@ -307,9 +310,13 @@ function compilersFactory(compilation: DeferredCompilation) {
       };
       return (route: { httpPart?: string }) => compilation.validator(() => compilerFor(route.httpPart)(route));
     },
-    buildSerializer(externalSchemas: unknown, serializerOptions: unknown) {
-      const compile = serializers(externalSchemas as never, serializerOptions as never) as Compile;
-      return (route: unknown) => compilation.serializer(() => compile(route));
+    buildSerializer(externalSchemas: Record<string, unknown>, serializerOptions: unknown) {
+      // Each serializer is given only the shared schemas its schema refers to (schemasReached).
+      return (route: { schema: unknown }) =>
+        compilation.serializer(() => {
+          const shared = schemasReached(route.schema, externalSchemas) ?? externalSchemas;
+          return (serializers(shared as never, serializerOptions as never) as Compile)(route);
+        });
     },
   };
 }

@@ -43,9 +43,29 @@ interface LoggedRequest {
   socket?: { remotePort?: number };
 }
 
+/** The `service` field of every line. */
+export const SERVICE_NAME = 'shipping-service';
+
+let lastMs = NaN;
+let lastTime = '';
+
+/**
+ * pino's `time` field (ISO 8601): a busy service writes several lines in the same millisecond,
+ * and formatting the date was a fifth of what an access line cost, so the text is kept for
+ * the millisecond it names.
+ */
+export function timeField(): string {
+  const ms = Date.now();
+  if (ms !== lastMs) {
+    lastMs = ms;
+    lastTime = `,"time":"${new Date(ms).toISOString()}"`;
+  }
+  return lastTime;
+}
+
 /** The access line's logger (platform/http/access-log.ts); the service's adds redaction and serializers. */
 export function accessLoggerOptions(level: string): LoggerOptions {
-  return { level, base: { service: 'shipping-service' }, timestamp: () => `,"time":"${new Date().toISOString()}"` };
+  return { level, base: { service: SERVICE_NAME }, timestamp: timeField };
 }
 
 export function loggerOptions(level: string): LoggerOptions {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DeferredCompilation } from './lazy-compilers.js';
+import fastJsonStringify from 'fast-json-stringify';
+import { DeferredCompilation, schemasReached } from './lazy-compilers.js';
 
 describe('DeferredCompilation', () => {
   it('compiles a serializer on its first call, once', () => {
@@ -48,5 +49,34 @@ describe('DeferredCompilation', () => {
     expect(c.size).toBe(0);
     expect(order.filter((x) => x !== 'request')).toEqual(['a', 'b', 'c']);
     expect(order.indexOf('request')).toBeLessThan(order.length - 1); // interleaved, not after all
+  });
+});
+
+describe('schemasReached', () => {
+  const Money = { $id: 'Money', type: 'object', properties: { amount: { type: 'integer' }, currency: { type: 'string' } } };
+  const Line = { $id: 'Line', type: 'object', properties: { sku: { type: 'string' }, price: { $ref: 'Money' } } };
+  const Order = { $id: 'Order', type: 'object', properties: { id: { type: 'string' }, lines: { type: 'array', items: { $ref: 'Line#' } } } };
+  const Unrelated = { $id: 'Unrelated', type: 'object', properties: { x: { type: 'string' } } };
+  const shared = { Money, Line, Order, Unrelated };
+
+  it('finds the shared schemas a schema refers to, through their own references', () => {
+    const page = { type: 'object', properties: { data: { type: 'array', items: { $ref: 'Order' } }, next: { type: 'string' } } };
+    expect(schemasReached(page, shared)).toEqual({ Order, Line, Money });
+    expect(schemasReached({ type: 'object', properties: { code: { type: 'string' } } }, shared)).toEqual({});
+    // A pointer inside the same document names no shared schema.
+    expect(schemasReached({ definitions: { a: { type: 'string' } }, properties: { b: { $ref: '#/definitions/a' } } }, shared)).toEqual({});
+  });
+
+  it('gives up (null) on a reference to no shared schema, so the serializer sees them all', () => {
+    expect(schemasReached({ properties: { a: { $ref: 'Nowhere' } } }, shared)).toBeNull();
+  });
+
+  it('serializes as with every shared schema given', () => {
+    const page = { type: 'object', properties: { data: { type: 'array', items: { $ref: 'Order' } } } } as const;
+    const value = { data: [{ id: 'ord_1', lines: [{ sku: 'MUG', price: { amount: 1250, currency: 'USD', extra: 1 } }], dropped: true }] };
+    const all = fastJsonStringify(page, { schema: shared as never });
+    const reached = fastJsonStringify(page, { schema: schemasReached(page, shared) as never });
+    expect(reached(value)).toBe(all(value));
+    expect(JSON.parse(reached(value))).toEqual({ data: [{ id: 'ord_1', lines: [{ sku: 'MUG', price: { amount: 1250, currency: 'USD' } }] }] });
   });
 });
