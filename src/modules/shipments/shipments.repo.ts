@@ -3,6 +3,7 @@ import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import type { Executor, Tables } from '../../platform/db/types.js';
 import { inScope } from '../../platform/db/scope.js';
 import { precompiled } from '../../platform/db/precompiled.js';
+import { nameStatement } from '../../platform/db/database.js';
 import type { Scope } from '../../platform/context.js';
 import type { TrackingStatus } from '../../carriers/types.js';
 import type { ShipmentStatus } from './shipments.states.js';
@@ -38,7 +39,25 @@ export async function insertShipmentWith(
         .values([...events])
         .returning('id'),
     ) as unknown as typeof q;
-  return q.selectFrom('shipment').selectAll().executeTakeFirstOrThrow() as Promise<ShipmentRow>;
+  const compiled = q.selectFrom('shipment').selectAll().compile();
+  nameShape(compiled.sql);
+  const [inserted] = (await db.executeQuery(compiled)).rows as ShipmentRow[];
+  if (!inserted) throw new Error('the shipment insert returned no row');
+  return inserted;
+}
+
+/**
+ * The purchase's insert as a named prepared statement, per shape (its text depends on which
+ * columns are set, a label or not, how many first scans): a batch sends the same few shapes
+ * thousands of times, each parsed and planned per label before (see nameStatement). The first
+ * MAX_NAMED_SHAPES shapes of the process are named; a rarer one runs unnamed, as before.
+ */
+const namedShapes = new Set<string>();
+const MAX_NAMED_SHAPES = 16;
+function nameShape(text: string): void {
+  if (namedShapes.has(text) || namedShapes.size >= MAX_NAMED_SHAPES) return;
+  namedShapes.add(text);
+  nameStatement(text, `shipments.insert_with.${namedShapes.size}`);
 }
 
 export async function findShipment(db: Executor, scope: Scope, id: string, opts: { forUpdate?: boolean } = {}): Promise<ShipmentRow | undefined> {

@@ -8,8 +8,7 @@ import { createSecretBox, type SecretBox } from '../../platform/secret-box.js';
 import { settingsService } from '../settings/index.js';
 import {
   claimDueDeliveries,
-  findSubscribedEndpointIds,
-  insertDeliveries,
+  insertSubscribedDeliveries,
   recordAttempts,
   updateEndpointHealth,
   type AttemptOutcome,
@@ -58,8 +57,7 @@ export async function sendKick(deps: Deps, executor: Executor, data: KickData): 
 export const webhookFanOut: EventHook = async (executor, event) => {
   if (event.type === TEST_EVENT_TYPE) return; // sent to one endpoint only, by the test route
   const scope = { workspaceId: event.workspaceId, environment: event.environment as Environment };
-  const endpointIds = await findSubscribedEndpointIds(executor, scope, event.type);
-  if (endpointIds.length > 0) await insertDeliveries(executor, scope, event, endpointIds);
+  await insertSubscribedDeliveries(executor, scope, event);
 };
 
 export interface DispatcherOptions {

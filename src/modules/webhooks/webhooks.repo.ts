@@ -1,8 +1,8 @@
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import type { Scope } from '../../platform/context.js';
 import type { Executor } from '../../platform/db/types.js';
 import { inScope } from '../../platform/db/scope.js';
-import { precompiled } from '../../platform/db/precompiled.js';
+import { nameStatement } from '../../platform/db/database.js';
 import { paginate, type Page } from '../../platform/http/pagination.js';
 import { newId } from '../../platform/ids.js';
 import type { AttemptRow, DeliveryRow, DeliveryStatus, EndpointRow, WebhookEndpointsTable } from './webhooks.tables.js';
@@ -54,23 +54,39 @@ export async function deleteEndpoint(executor: Executor, scope: Scope, id: strin
 
 // ── deliveries ───────────────────────────────────────────────────────────────────────────────
 
-/** Enabled endpoints of a workspace and environment subscribed to `type` (or to `*`). */
-// The fan-out asks this for every event recorded: compiled once, a named prepared statement.
-const selectSubscribedEndpointIds = precompiled(
-  ['workspaceId', 'environment', 'enabled', 'type'],
-  (db, v) =>
-    db
-      .selectFrom('webhook_endpoints')
-      .select('id')
-      .where(inScope({ workspaceId: v.workspaceId as string, environment: v.environment as Scope['environment'] }))
-      .where('enabled', '=', v.enabled as boolean)
-      .where(sql<boolean>`(${v.type} = any(events) or '*' = any(events))`),
-  { statement: 'webhooks.subscribed_endpoints' },
-);
+/**
+ * The fan-out of one event (every event recorded asks this): a pending delivery, due now
+ * (database clock), for each enabled endpoint of the workspace and environment subscribed to
+ * its type (or to `*`), in one statement, not a read of the endpoints and then an insert. The
+ * caller mints the ids (FAN_OUT_IDS of them); endpoints beyond those come back, for
+ * insertDeliveries. A named prepared statement (see nameStatement).
+ */
+const FAN_OUT_SQL = `with subscribed as (
+  select id, row_number() over (order by id) as n from webhook_endpoints
+  where workspace_id = $1::text and environment = $2::text and enabled and ($3::text = any(events) or '*' = any(events))
+), inserted as (
+  insert into webhook_deliveries (id, workspace_id, environment, endpoint_id, event_id, event_type, status, next_attempt_at)
+  select ($5::text[])[s.n], $1::text, $2::text, s.id, $4::text, $3::text, 'pending', now() from subscribed s where s.n <= cardinality($5::text[])
+  returning id
+)
+select id from subscribed where n > cardinality($5::text[]) order by n`;
+nameStatement(FAN_OUT_SQL, 'webhooks.fan_out');
+/** Ids minted for each event's fan-out: a workspace rarely has more endpoints subscribed to one type. */
+const FAN_OUT_IDS = 4;
 
-export async function findSubscribedEndpointIds(executor: Executor, scope: Scope, type: string): Promise<string[]> {
-  const rows = await selectSubscribedEndpointIds(executor, { workspaceId: scope.workspaceId, environment: scope.environment, enabled: true, type });
-  return rows.map((r) => r.id);
+/** Pending deliveries of an event to every endpoint subscribed to it (see FAN_OUT_SQL). */
+export async function insertSubscribedDeliveries(executor: Executor, scope: Scope, event: { id: string; type: string }): Promise<void> {
+  const ids = Array.from({ length: FAN_OUT_IDS }, () => newId('delivery'));
+  const { rows } = await executor.executeQuery<{ id: string }>(
+    CompiledQuery.raw(FAN_OUT_SQL, [scope.workspaceId, scope.environment, event.type, event.id, ids]) as CompiledQuery<{ id: string }>,
+  );
+  if (rows.length > 0)
+    await insertDeliveries(
+      executor,
+      scope,
+      event,
+      rows.map((r) => r.id),
+    );
 }
 
 /** New deliveries, due now (database clock). */

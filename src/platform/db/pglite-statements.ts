@@ -1,4 +1,4 @@
-import { parse, protocol, type PGlite, type Results } from '@electric-sql/pglite';
+import { parse, protocol, type PGlite, type Results, type Transaction } from '@electric-sql/pglite';
 
 type BackendMessage = Awaited<ReturnType<PGlite['execProtocol']>>['messages'][number];
 
@@ -31,37 +31,65 @@ interface Prepared {
  * It keeps what query() guarantees: the same two locks (so it never runs inside another
  * caller's open transaction, and nothing interleaves with it), the same parameter serializers
  * (by the parameter types the statement was described with) and row parsers, and the same
- * sync to the file system after the statement. Inside a transaction Kysely calls the
- * transaction's own query(), which this leaves alone, as it does any call with options other
- * than rowMode.
+ * sync to the file system after the statement. Inside a transaction (Kysely calls the
+ * transaction's own query()) a registered text runs the same way under the query lock alone
+ * (the transaction holds the other) and without the sync, as the transaction's query() does
+ * (a label purchase's transaction is mostly registered texts: each was parsed and planned per
+ * label before). Any call with options other than rowMode is left to query().
  */
 export function useNamedStatements(pglite: PGlite, nameOf: (sqlText: string) => string | undefined): void {
   const prepared = new Map<string, Prepared>();
   const query = pglite.query.bind(pglite);
 
-  async function prepare(name: string, text: string): Promise<Prepared> {
-    const { messages } = await pglite.execProtocol(concat([serialize.parse({ name, text }), serialize.describe({ type: 'S', name }), serialize.sync()]));
+  async function prepare(name: string, text: string, inTransaction: boolean): Promise<Prepared> {
+    const { messages } = await pglite.execProtocol(concat([serialize.parse({ name, text }), serialize.describe({ type: 'S', name }), serialize.sync()]), {
+      syncToFs: !inTransaction,
+    });
     const params = messages.find((m) => m.name === 'parameterDescription') as { dataTypeIDs?: number[] } | undefined;
     return { rowDescription: messages.find((m) => m.name === 'rowDescription'), paramTypes: params?.dataTypeIDs ?? [] };
   }
 
-  async function run(name: string, text: string, params: unknown[], options: { rowMode?: 'object' | 'array' } | undefined): Promise<Results> {
+  async function run(
+    name: string,
+    text: string,
+    params: unknown[],
+    options: { rowMode?: 'object' | 'array' } | undefined,
+    inTransaction = false,
+  ): Promise<Results> {
     let statement = prepared.get(name);
     if (!statement) {
-      statement = await prepare(name, text);
+      statement = await prepare(name, text, inTransaction);
       prepared.set(name, statement);
     }
     const { paramTypes } = statement;
     const values = params.map((v, i) => (v == null ? null : (pglite.serializers[paramTypes[i]] ?? String)(v)));
-    const { messages } = await pglite.execProtocol(concat([serialize.bind({ statement: name, values }), serialize.execute({}), serialize.sync()]));
-    await pglite.syncToFs();
+    const { messages } = await pglite.execProtocol(concat([serialize.bind({ statement: name, values }), serialize.execute({}), serialize.sync()]), {
+      syncToFs: !inTransaction,
+    });
     const all = statement.rowDescription ? [statement.rowDescription, ...messages] : messages;
     return parse.parseResults(all, pglite.parsers, options)[0];
   }
 
+  /** The registered text's name, when this call can take the named path. */
+  const namedFor = (text: unknown, options: object | undefined) =>
+    typeof text === 'string' && !(options && Object.keys(options).some((k) => k !== 'rowMode')) ? nameOf(text) : undefined;
+
   pglite.query = (async (text: string, params?: unknown[], options?: { rowMode?: 'object' | 'array' }) => {
-    const name = typeof text === 'string' ? nameOf(text) : undefined;
-    if (!name || (options && Object.keys(options).some((k) => k !== 'rowMode'))) return query(text, params, options);
+    const name = namedFor(text, options);
+    if (!name) return query(text, params, options);
     return pglite._runExclusiveTransaction(() => pglite.runExclusive(() => run(name, text, params ?? [], options)));
   }) as PGlite['query'];
+
+  const transaction = pglite.transaction.bind(pglite);
+  pglite.transaction = (<T>(callback: (tx: Transaction) => Promise<T>) =>
+    transaction((tx) => {
+      const txQuery = tx.query.bind(tx);
+      tx.query = (async (text: string, params?: unknown[], options?: { rowMode?: 'object' | 'array' }) => {
+        const name = namedFor(text, options);
+        // A closed transaction's query() throws; so does this, through it.
+        if (!name || tx.closed) return txQuery(text, params, options);
+        return pglite.runExclusive(() => run(name, text, params ?? [], options, true));
+      }) as Transaction['query'];
+      return callback(tx);
+    })) as PGlite['transaction'];
 }

@@ -134,6 +134,40 @@ describe('precompiled', () => {
       await expect(typed(handle.db, { id: 'a', n: 'not a number' as unknown as number })).rejects.toMatchObject({ code: '22P02' });
       expect(await typed(handle.db, { id: 'b', n: 0 })).toHaveLength(1);
     });
+
+    it('runs inside a transaction as a named statement too: sees its rows, rolls back with it, fails it on a bad value', async () => {
+      if (handle.engine !== 'pglite') return;
+      const inTrx = precompiled(
+        ['id'],
+        (db, v) =>
+          (db as unknown as import('kysely').Kysely<{ typed_scratch: { id: string; n: number } }>)
+            .selectFrom('typed_scratch')
+            .select('n')
+            .where('id', '=', v.id as string),
+        { statement: 'precompiled_test.in_trx' },
+      );
+      await handle.db
+        .transaction()
+        .execute(async (trx) => {
+          await sql`insert into typed_scratch values ('d', 7, null, null)`.execute(trx);
+          expect(await inTrx(trx, { id: 'd' })).toEqual([{ n: 7 }]);
+          // Prepared by the transaction's own call (the named path, not query()).
+          const { rows } = await sql<{ name: string }>`select name from pg_prepared_statements`.execute(trx);
+          expect(rows.map((r) => r.name)).toContain('precompiled_test.in_trx');
+          throw new Error('roll back');
+        })
+        .catch(() => {});
+      expect(await inTrx(handle.db, { id: 'd' })).toEqual([]);
+      // A statement that fails inside fails the transaction; nothing of it stays, the engine goes on.
+      await expect(
+        handle.db.transaction().execute(async (trx) => {
+          await sql`insert into typed_scratch values ('e', 8, null, null)`.execute(trx);
+          await typed(trx, { id: 'a', n: 'not a number' as unknown as number });
+        }),
+      ).rejects.toMatchObject({ code: '22P02' });
+      expect(await inTrx(handle.db, { id: 'e' })).toEqual([]);
+      expect(await typed(handle.db, { id: 'b', n: 0 })).toHaveLength(1);
+    });
   });
 
   it('refuses a builder that does not use every value exactly once as a parameter', async () => {
