@@ -46,7 +46,7 @@ if (kind === 'bare') {
   };
 } else if (kind === 'pglite') {
   const { PGlite } = await import('@electric-sql/pglite');
-  const pglite = new PGlite({ dataDir: `file://${source}/pgdata`, postgresqlconf: ['shared_buffers = 32MB'] });
+  const pglite = new PGlite({ dataDir: `file://${source}/pgdata`, postgresqlconf: ['shared_buffers = 16MB'] });
   await pglite.waitReady;
   handler = (req, res) => {
     pglite.query(POINT_SELECT, params).then(

@@ -23,7 +23,7 @@ if (job.engine === 'postgres') {
   writeSync(fd, String(process.pid));
   closeSync(fd);
   const { PGlite } = await import('@electric-sql/pglite');
-  const db = new PGlite({ dataDir: `file://${job.dataDir}/pgdata`, postgresqlconf: ['shared_buffers = 32MB'] });
+  const db = new PGlite({ dataDir: `file://${job.dataDir}/pgdata`, postgresqlconf: ['shared_buffers = 16MB'] });
   await db.waitReady;
   await db.query(`SET TIME ZONE 'UTC'`);
   run = async (text) => (await db.query(text)).rows;

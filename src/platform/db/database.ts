@@ -4,6 +4,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PGliteDialect, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Tables } from './types.js';
+import { PGLITE_CONF } from './pglite-config.js';
 import { lockDataDir } from './pglite-lock.js';
 import { useNamedStatements as usePGliteNamedStatements } from './pglite-statements.js';
 import { serveBackups, snapshotPGlite } from './pglite-backup.js';
@@ -121,9 +122,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
       const instance = new PGlite({
         dataDir: options.dataDir ? `file://${options.dataDir}/pgdata` : undefined,
         loadDataDir,
-        // PostgreSQL's default 128 MB of shared buffers lives in the WASM heap for the life of the
-        // process; 32 MB keeps the embedded engine's footprint ~100 MB smaller (measured).
-        postgresqlconf: ['shared_buffers = 32MB'],
+        postgresqlconf: PGLITE_CONF,
       });
       await instance.waitReady;
       await instance.query(`SET TIME ZONE 'UTC'`);

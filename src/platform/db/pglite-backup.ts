@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import { PGlite } from '@electric-sql/pglite';
 import { sql, type Kysely } from 'kysely';
+import { PGLITE_CONF } from './pglite-config.js';
 import type { Tables } from './types.js';
 
 /**
@@ -179,7 +180,7 @@ export async function restorePGlite(dataDir: string, tarball: Uint8Array): Promi
     const pglite = new PGlite({
       dataDir: `file://${scratch}`,
       loadDataDir: new Blob([new Uint8Array(tarball)], { type: 'application/x-gzip' }),
-      postgresqlconf: ['shared_buffers = 32MB'],
+      postgresqlconf: PGLITE_CONF,
     });
     try {
       await pglite.waitReady;
