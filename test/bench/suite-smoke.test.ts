@@ -33,7 +33,9 @@ const ROWS = [
 const EXPECTED = [
   'restart',
   'health',
+  'rates-options',
   'rss',
+  'logging',
   'purchase',
   'tracking',
   'webhooks',
