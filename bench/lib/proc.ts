@@ -120,7 +120,8 @@ export function cpuMs(pid: number): number {
 
 /**
  * The node process under `pid` (itself or a descendant, breadth first) with an argument ending in
- * `needle`: the service `npm start` runs (npm → sh → node); null when none is running yet or
+ * `needle`: the service `npm start` runs (npm → node, or npm → sh → node for a script that does
+ * not exec); null when none is running yet or
  * /proc is missing (not Linux).
  */
 export function findProcess(pid: number, needle: string): number | null {

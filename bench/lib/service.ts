@@ -94,7 +94,7 @@ export class Service {
     if (this.#dbName) await withAdmin((c) => c.query(`drop database if exists ${this.#dbName} with (force)`)).catch(() => {});
   }
 
-  /** The service's own node process (under npm and its shell when started through `npm start`). */
+  /** The service's own node process, npm's child (the start script execs node in place of its shell). */
   get pid(): number {
     if (!this.#pid) throw new Error('the service is not running');
     return this.#pid;
@@ -105,7 +105,7 @@ export class Service {
   }
 
   /**
-   * Starts the service through `npm start` itself (a process group: npm, its shell, node), as
+   * Starts the service through `npm start` itself (a process group: npm, then node), as
    * users run it, so the settings package.json's start script gives node are those measured;
    * resolves to the milliseconds until /health answered. `profile` adds a --cpu-prof there
    * through NODE_OPTIONS (npm's own node writes one too: the service's is the largest).
