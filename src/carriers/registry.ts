@@ -1,6 +1,6 @@
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { consoleRegistryLogger, importFolders, SLUG, type RegistryLogger } from '../platform/folder-discovery.js';
+import { consoleRegistryLogger, discoverFolders, SLUG, type RegistryLogger } from '../platform/folder-discovery.js';
 
 export type { RegistryLogger };
 import type { CarrierApiDriver } from './driver.js';
@@ -93,24 +93,15 @@ export async function discoverCarriers(options: { dir?: string; logger?: Registr
   const logger = options.logger ?? consoleRegistryLogger;
   const carriers: CarrierDefinition[] = [];
   const apiDrivers = new Map<string, ApiDriverFactory>();
-  for (const { folder, mod, error } of await importFolders(dir, import.meta.url)) {
-    if (error !== undefined) {
-      logger.warn({ carrier: folder, err: error }, 'carrier skipped: failed to load');
-      continue;
-    }
-    const problems = validateCarrierDefinition(mod?.carrier, folder);
-    if (problems.length > 0) {
-      logger.warn({ carrier: folder, problems }, 'carrier skipped: invalid metadata');
-      continue;
-    }
-    const def = mod!.carrier as CarrierDefinition;
+  const kind = { key: 'carrier', noun: 'carrier', exportName: 'carrier', problemsOf: validateCarrierDefinition };
+  for (const { folder, value: def, mod } of await discoverFolders<CarrierDefinition>(dir, import.meta.url, kind, logger)) {
     const clash = def.services.find((s) => carriers.some((c) => c.services.some((o) => o.code === s.code)));
     if (clash) {
       logger.warn({ carrier: folder, problems: [`service code ${clash.code} already registered`] }, 'carrier skipped: invalid metadata');
       continue;
     }
     carriers.push(def);
-    if (typeof mod!.apiDriver === 'function') apiDrivers.set(def.slug, mod!.apiDriver as ApiDriverFactory);
+    if (typeof mod.apiDriver === 'function') apiDrivers.set(def.slug, mod.apiDriver as ApiDriverFactory);
   }
   return createRegistry(carriers, apiDrivers);
 }

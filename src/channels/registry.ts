@@ -1,6 +1,6 @@
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { consoleRegistryLogger, importFolders, SLUG, type RegistryLogger } from '../platform/folder-discovery.js';
+import { consoleRegistryLogger, discoverFolders, SLUG, type RegistryLogger } from '../platform/folder-discovery.js';
 import type { ChannelPlatform } from './platform.js';
 
 /**
@@ -51,20 +51,8 @@ export function channelPlatformProblems(value: unknown, folder: string): string[
 export async function discoverChannelPlatforms(options: { dir?: string; logger?: RegistryLogger } = {}): Promise<ChannelPlatform[]> {
   const dir = options.dir ?? HERE;
   const logger = options.logger ?? consoleRegistryLogger;
-  const found: ChannelPlatform[] = [];
-  for (const { folder, mod, error } of await importFolders(dir, import.meta.url)) {
-    if (error !== undefined) {
-      logger.warn({ platform: folder, err: error }, 'store platform skipped: failed to load');
-      continue;
-    }
-    const problems = channelPlatformProblems(mod?.platform, folder);
-    if (problems.length > 0) {
-      logger.warn({ platform: folder, problems }, 'store platform skipped: invalid metadata');
-      continue;
-    }
-    found.push(mod!.platform as ChannelPlatform);
-  }
-  return found;
+  const kind = { key: 'platform', noun: 'store platform', exportName: 'platform', problemsOf: channelPlatformProblems };
+  return (await discoverFolders<ChannelPlatform>(dir, import.meta.url, kind, logger)).map((f) => f.value);
 }
 
 const platforms: ChannelPlatform[] = await discoverChannelPlatforms();
