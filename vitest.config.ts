@@ -1,8 +1,6 @@
 import path from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
-import { fileURLToPath } from 'node:url';
 import { configDefaults, defineConfig } from 'vitest/config';
-import { engineFreeFiles } from './scripts/lib/test-files.mjs';
 
 /**
  * The files that take longest on either engine (the slowest lists `npm test` prints), slowest
@@ -40,25 +38,20 @@ class SlowestFirst extends BaseSequencer {
 }
 
 /**
- * The product's own units that never reach the run's database (src/; scripts/lib/test-files.mjs)
- * and the dashboard's helpers (test/web/) run in shared workers: a worker keeps the modules it
- * has loaded from one file to the next instead of evaluating them afresh for every file, which
- * cost those files about as much CPU as their own tests. The files that open a database of the
- * run keep a fresh module graph each: a shared worker kept each file's embedded database in
- * memory (~250 MB a file). So do the suites under test/ (the built tree, Chromium, other
- * processes, a file that changes something process-wide for itself) and any file that adds to a
- * process-wide registry for its own tests.
+ * The product's own tests (src/) and the dashboard's helpers (test/web/) run in shared workers:
+ * a worker keeps the modules it has loaded from one file to the next instead of evaluating them
+ * afresh for every file, which cost a file about as much CPU as its own tests. A file that opens
+ * the run's database closes it, and its app, after its tests (test/helpers/cleanup.ts), so a
+ * worker holds one file's at a time. The suites under test/ keep a fresh module graph each (the
+ * built tree, Chromium, other processes, a file that changes something process-wide for itself).
  */
-const SHARED_DIRS = ['src/', 'test/web/'];
+const SHARED = ['src/**/*.test.ts', 'test/web/**/*.test.ts'];
 /**
- * Units that need their modules fresh. src/platform/ids.test.ts: its first case mints at a fixed
- * past millisecond and reads that millisecond back, which holds only while no file has minted an
- * id in the process before it (ids never go back in time).
+ * Tests under src/ that need their modules fresh. src/platform/ids.test.ts: its first case mints
+ * at a fixed past millisecond and reads that millisecond back, which holds only while no file has
+ * minted an id in the process before it (ids never go back in time).
  */
 const NEEDS_FRESH_MODULES = ['src/platform/ids.test.ts'];
-const SHARED = engineFreeFiles(path.dirname(fileURLToPath(import.meta.url))).filter(
-  (file) => SHARED_DIRS.some((dir) => file.startsWith(dir)) && !NEEDS_FRESH_MODULES.includes(file),
-);
 // The files a pass of `npm test` leaves out (scripts/test.mjs), one glob a line: vitest's own
 // --exclude does not reach the projects below.
 const PASS_EXCLUDE = (process.env.TEST_PASS_EXCLUDE ?? '').split('\n').filter(Boolean);
@@ -69,8 +62,9 @@ const common = {
   // Generous: several suites start real processes (the built tree, Chromium) on a 2-core machine.
   testTimeout: 60_000,
   hookTimeout: 120_000,
-  pool: 'forks',
-} as const;
+  pool: 'forks' as const,
+  setupFiles: ['test/setup/cleanup.ts'],
+};
 
 export default defineConfig({
   test: {
@@ -84,8 +78,8 @@ export default defineConfig({
         test: {
           ...common,
           name: 'isolated',
-          include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'packages/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, ...SHARED, ...PASS_EXCLUDE],
+          include: ['test/**/*.test.ts', 'packages/**/*.test.ts', ...NEEDS_FRESH_MODULES],
+          exclude: [...configDefaults.exclude, 'test/web/**', ...PASS_EXCLUDE],
         },
       },
       {
@@ -93,7 +87,7 @@ export default defineConfig({
           ...common,
           name: 'shared',
           include: SHARED,
-          exclude: [...configDefaults.exclude, ...PASS_EXCLUDE],
+          exclude: [...configDefaults.exclude, ...NEEDS_FRESH_MODULES, ...PASS_EXCLUDE],
           isolate: false,
         },
       },

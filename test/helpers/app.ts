@@ -1,7 +1,8 @@
 import type { FastifyInstance, InjectOptions } from 'fastify';
-import { afterAll, expect } from 'vitest';
+import { expect } from 'vitest';
 import { buildApp, type BuildAppOptions } from '../../src/app.js';
 import { testConfig, type Config } from '../../src/config.js';
+import { afterFile } from './cleanup.js';
 import { openTestDatabase } from './db.js';
 
 export interface TestAppOptions extends Partial<Omit<BuildAppOptions, 'config' | 'database'>> {
@@ -16,7 +17,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<Fastif
   const database = await openTestDatabase();
   const { config, ...rest } = options;
   const app = await buildApp({ config: testConfig(config), database, migrate: false, perIpPerMinute: 100_000, ...rest });
-  afterAll(async () => {
+  afterFile(async () => {
     await app.close();
     await database.close();
   });

@@ -166,6 +166,9 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
         reopenable?.stop();
         await stopBackups?.();
         await db.destroy();
+        // Kysely closes the instance only when a query went through it: a handle closed unused
+        // would keep the whole WASM heap alive.
+        if (!pglite.closed) await pglite.close();
         release();
       },
     };

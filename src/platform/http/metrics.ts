@@ -7,8 +7,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
  * callers feed (job queue depth).
  */
 export function registerMetrics(app: FastifyInstance, opts: { queueDepth: () => Promise<Record<string, { queued: number; active: number; failed: number }>> }) {
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
+  const registry = Registry.merge([processMetrics(), new Registry()]);
   const tally = new RequestTally();
   new Counter({
     name: 'http_requests_total',
@@ -44,6 +43,22 @@ export function registerMetrics(app: FastifyInstance, opts: { queueDepth: () => 
   });
 
   return registry;
+}
+
+let processRegistry: Registry | undefined;
+
+/**
+ * The process's own metrics (CPU, memory, event loop lag, GC), collected once per process
+ * however many apps it builds. prom-client's collectors (a GC observer, an event-loop delay
+ * monitor) run for the life of the process: collected into each app's registry, they held every
+ * app a process had ever built, its database and caches included.
+ */
+function processMetrics(): Registry {
+  if (!processRegistry) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry });
+  }
+  return processRegistry;
 }
 
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
