@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openTestDatabase } from '../../../test/helpers/db.js';
 import type { DatabaseHandle } from './database.js';
 
@@ -35,5 +35,11 @@ describe('openDatabase', () => {
     await outside;
     const { rows } = await sql<{ tag: string }>`select tag from isolation_scratch order by tag`.execute(handle.db);
     expect(rows.map((r) => r.tag)).toEqual(['outside']);
+  });
+
+  it.runIf(inject('testDb').engine === 'pglite')('closes the embedded instance of a handle closed before any query', async () => {
+    const unused = await openTestDatabase();
+    await unused.close();
+    expect(unused.pglite!.closed).toBe(true);
   });
 });

@@ -3,6 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { registerMetrics } from './metrics.js';
 
 describe('request metrics', () => {
+  it("shows the process's own metrics in every app's registry, from one set of collectors per process", async () => {
+    const [first, second] = [Fastify(), Fastify()].map((app) => registerMetrics(app, { queueDepth: async () => ({}) }));
+    for (const registry of [first, second]) expect(await registry.metrics()).toMatch(/^process_cpu_user_seconds_total \d/m);
+    // The same metric objects: a second app started no collectors of its own (they would keep it alive).
+    expect(second.getSingleMetric('nodejs_gc_duration_seconds')).toBe(first.getSingleMetric('nodejs_gc_duration_seconds'));
+    expect(second.getSingleMetric('http_requests_total')).not.toBe(first.getSingleMetric('http_requests_total'));
+  });
+
   it('exposes counts per method, route and status and a cumulative latency histogram per route', async () => {
     const app = Fastify();
     const registry = registerMetrics(app, { queueDepth: async () => ({}) });
