@@ -38,16 +38,25 @@ class SlowestFirst extends BaseSequencer {
 }
 
 /**
- * The product's own tests (src/) and the dashboard's helpers (test/web/) run in shared workers:
- * a worker keeps the modules it has loaded from one file to the next instead of evaluating them
- * afresh for every file, which cost a file about as much CPU as its own tests. A file that opens
- * the run's database closes it, and its app, after its tests (test/helpers/cleanup.ts), so a
- * worker holds one file's at a time. The suites under test/ keep a fresh module graph each (the
- * built tree, Chromium, other processes, a file that changes something process-wide for itself).
+ * The product's own tests (src/), the in-process suites under test/ (platform, security, docs,
+ * sanity) and the dashboard's helpers (test/web/) run in shared workers: a worker keeps the
+ * modules it has loaded from one file to the next instead of evaluating them afresh for every
+ * file, which cost a file about as much CPU as its own tests. A file that opens the run's
+ * database closes it, and its app, after its tests (test/helpers/cleanup.ts), so a worker holds
+ * one file's at a time. The other suites under test/ keep a fresh module graph each: the built
+ * tree, Chromium and other processes (e2e, browser, clients, bench), and the fuzz suite, the
+ * largest in memory.
  */
-const SHARED = ['src/**/*.test.ts', 'test/web/**/*.test.ts'];
+const SHARED = [
+  'src/**/*.test.ts',
+  'test/web/*.test.ts',
+  'test/platform/*.test.ts',
+  'test/security/!(fuzz).test.ts',
+  'test/docs/*.test.ts',
+  'test/sanity/*.test.ts',
+];
 /**
- * Tests under src/ that need their modules fresh. src/platform/ids.test.ts: its first case mints
+ * Tests of those folders that need their modules fresh. src/platform/ids.test.ts: its first case mints
  * at a fixed past millisecond and reads that millisecond back, which holds only while no file has
  * minted an id in the process before it (ids never go back in time).
  */
@@ -79,7 +88,7 @@ export default defineConfig({
           ...common,
           name: 'isolated',
           include: ['test/**/*.test.ts', 'packages/**/*.test.ts', ...NEEDS_FRESH_MODULES],
-          exclude: [...configDefaults.exclude, 'test/web/**', ...PASS_EXCLUDE],
+          exclude: [...configDefaults.exclude, ...SHARED.filter((glob) => glob.startsWith('test/')), ...PASS_EXCLUDE],
         },
       },
       {
