@@ -56,9 +56,9 @@ const SHARED = [
   'test/sanity/*.test.ts',
 ];
 /**
- * Tests of those folders that need their modules fresh. src/platform/ids.test.ts: its first case mints
- * at a fixed past millisecond and reads that millisecond back, which holds only while no file has
- * minted an id in the process before it (ids never go back in time).
+ * Tests of those folders that need their modules fresh. src/platform/ids.test.ts: its first case
+ * mints at a fixed past millisecond and reads that millisecond back, which holds only while no
+ * file has minted an id in the process before it (ids never go back in time).
  */
 const NEEDS_FRESH_MODULES = ['src/platform/ids.test.ts'];
 // The files a pass of `npm test` leaves out (scripts/test.mjs), one glob a line: vitest's own

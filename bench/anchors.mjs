@@ -3,6 +3,7 @@
 //   node bench/anchors.mjs bare   <port> <payload file>          same JSON text for every request
 //   node bench/anchors.mjs pg     <port> <database url> <id> <workspace> <environment>
 //   node bench/anchors.mjs pglite <port> <data dir>     <id> <workspace> <environment>
+//     (with the service's PGlite settings as JSON in BENCH_PGLITE_CONF, bench/lib/measure.ts)
 //   node bench/anchors.mjs receiver <port> <count> <delivery id prefix>
 //   node bench/anchors.mjs fanout <port> <carrier urls, JSON array>
 // The two database anchors run the order read's point select per request and answer
@@ -46,7 +47,7 @@ if (kind === 'bare') {
   };
 } else if (kind === 'pglite') {
   const { PGlite } = await import('@electric-sql/pglite');
-  const pglite = new PGlite({ dataDir: `file://${source}/pgdata`, postgresqlconf: ['shared_buffers = 16MB'] });
+  const pglite = new PGlite({ dataDir: `file://${source}/pgdata`, postgresqlconf: JSON.parse(process.env.BENCH_PGLITE_CONF) });
   await pglite.waitReady;
   handler = (req, res) => {
     pglite.query(POINT_SELECT, params).then(

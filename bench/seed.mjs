@@ -1,7 +1,8 @@
 // Runs SQL straight against the service's database, in a process of its own (bench/run.ts seeds
 // large tables this way: SQL generate_series, not the API). Job as JSON in argv[2]:
 //   { engine: 'postgres', url, statements: [sql…] }
-//   { engine: 'pglite', dataDir, statements: [sql…] }   (the service must be stopped: one process per data dir)
+//   { engine: 'pglite', dataDir, conf: [setting…], statements: [sql…] }   (the service must be stopped: one
+//   process per data dir; conf: the service's own settings, src/platform/db/pglite-config.ts)
 // Runs the statements in order, each on its own (autocommit), and prints
 // { ms: [per statement], rows: [rows of the last statement] }.
 import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
@@ -23,7 +24,7 @@ if (job.engine === 'postgres') {
   writeSync(fd, String(process.pid));
   closeSync(fd);
   const { PGlite } = await import('@electric-sql/pglite');
-  const db = new PGlite({ dataDir: `file://${job.dataDir}/pgdata`, postgresqlconf: ['shared_buffers = 16MB'] });
+  const db = new PGlite({ dataDir: `file://${job.dataDir}/pgdata`, postgresqlconf: job.conf });
   await db.waitReady;
   await db.query(`SET TIME ZONE 'UTC'`);
   run = async (text) => (await db.query(text)).rows;

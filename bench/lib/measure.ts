@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { PGLITE_CONF } from '../../src/platform/db/pglite-config.js';
 import { cpuMs, port, spawnLogged, waitOutput } from './proc.js';
 
 export const QUICK = process.env.BENCH_QUICK === '1';
@@ -106,7 +107,8 @@ export interface Anchor {
 /** An anchor (or the webhook receiver) from bench/anchors.mjs, listening once it returns. */
 export async function startAnchor(kind: string, ...args: string[]): Promise<Anchor> {
   const p = port();
-  const a = spawnLogged(process.execPath, ['bench/anchors.mjs', kind, String(p), ...args]);
+  // The PGlite anchor opens its data dir with the service's own settings.
+  const a = spawnLogged(process.execPath, ['bench/anchors.mjs', kind, String(p), ...args], { BENCH_PGLITE_CONF: JSON.stringify(PGLITE_CONF) });
   await waitOutput(a, 'ready');
   return { child: a.child, url: `http://127.0.0.1:${p}`, output: a.output };
 }

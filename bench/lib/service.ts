@@ -6,6 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
+import { PGLITE_CONF } from '../../src/platform/db/pglite-config.js';
 import { findProcess, port, runNode, spawnLogged, stop, waitHealthy, waitOutput, type Logged } from './proc.js';
 
 export type Engine = 'pglite' | 'postgres';
@@ -173,7 +174,10 @@ export class Service {
   async sql(statements: string[]): Promise<{ ms: number[]; rows: any[] }> {
     const running = Boolean(this.#proc);
     if (this.engine === 'pglite' && running) await this.stop();
-    const job = this.engine === 'postgres' ? { engine: 'postgres', url: this.dbUrl, statements } : { engine: 'pglite', dataDir: this.dataDir, statements };
+    const job =
+      this.engine === 'postgres'
+        ? { engine: 'postgres', url: this.dbUrl, statements }
+        : { engine: 'pglite', dataDir: this.dataDir, conf: PGLITE_CONF, statements };
     try {
       return JSON.parse(await runNode([path.resolve('bench/seed.mjs'), JSON.stringify(job)]));
     } finally {
