@@ -21,7 +21,7 @@ import { mkdirSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { build } from 'esbuild';
-import { assertBundleSafe } from './bundle-guard.mjs';
+import { assertBundleSafe, assertLeanStart } from './bundle-guard.mjs';
 import { buildWeb } from './build-web.mjs';
 
 const require = createRequire(import.meta.url);
@@ -67,6 +67,7 @@ const result = await build({
   banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
 });
 assertBundleSafe(result.metafile);
+for (const name of ['server', 'worker']) assertLeanStart(result.metafile, `dist/src/${name}.js`);
 holdSourcesOneByte(Object.keys(result.metafile.outputs).filter((f) => f.endsWith('.js')));
 
 mkdirSync('dist', { recursive: true });

@@ -48,3 +48,52 @@ export function assertBundleSafe(metafile, options) {
       `Add them to \`external\` in scripts/build.mjs (or, if the lookup never runs, to harmlessFileLookups in scripts/bundle-guard.mjs, with the reason).`,
   );
 }
+
+/**
+ * Loaded on first use, never at start-up (docs/architecture.md, "Start-up"): a restart pays for
+ * every byte of code it loads. A static import that reaches one of these from an entry point
+ * pulls it into the start-up chunks again.
+ */
+export const loadedOnFirstUse = {
+  'bwip-js': 'barcodes: label writers and the documents drawn with the label fonts',
+  nodemailer: 'the first mail',
+  'pdf-lib': 'label conversion and merging',
+  pngjs: 'PNG labels',
+};
+
+/** The files an output loads before it runs: itself and every chunk it imports statically. */
+function staticClosure(metafile, output) {
+  const seen = new Set();
+  const visit = (file) => {
+    if (seen.has(file) || !metafile.outputs[file]) return;
+    seen.add(file);
+    for (const imported of metafile.outputs[file].imports ?? []) if (imported.kind === 'import-statement' && !imported.external) visit(imported.path);
+  };
+  visit(output);
+  return seen;
+}
+
+/** The packages of `loadedOnFirstUse` (and locale tables) that `entry`'s output loads at start-up. */
+export function packagesLoadedAtStart(metafile, entry, { lazy = loadedOnFirstUse } = {}) {
+  const output = Object.keys(metafile.outputs).find((file) => metafile.outputs[file].entryPoint === entry);
+  if (!output) throw new Error(`no output for the entry point ${entry}`);
+  const found = new Set();
+  for (const file of staticClosure(metafile, output)) {
+    for (const input of Object.keys(metafile.outputs[file].inputs ?? {})) {
+      const pkg = packageOf(input);
+      if (pkg && pkg in lazy) found.add(pkg);
+      // i18n-iso-countries' node entry registers every locale's names; its core has none.
+      if (pkg === 'i18n-iso-countries' && /\/langs\//.test(input)) found.add('i18n-iso-countries locales');
+    }
+  }
+  return [...found].sort();
+}
+
+export function assertLeanStart(metafile, entry, options) {
+  const found = packagesLoadedAtStart(metafile, entry, options);
+  if (found.length === 0) return;
+  throw new Error(
+    `${entry} loads at start-up what is meant to load on first use: ${found.join(', ')}.\n` +
+      'Import it with a dynamic import() where it is used (docs/architecture.md, "Start-up").',
+  );
+}

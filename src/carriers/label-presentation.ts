@@ -1,4 +1,6 @@
-import countries from 'i18n-iso-countries';
+// The package's core without its node entry, which loads every locale's names (~0.9 MB): only
+// codes are looked up here (docs/architecture.md, "Start-up").
+import countries from 'i18n-iso-countries/index.js';
 import type { Address, LabelPresentation } from './types.js';
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error -- a plain ES module of the build scripts, without type declarations
-import { assertBundleSafe, packageOf, packagesReadingBesideThemselves } from '../../scripts/bundle-guard.mjs';
+import { assertBundleSafe, assertLeanStart, packageOf, packagesLoadedAtStart, packagesReadingBesideThemselves } from '../../scripts/bundle-guard.mjs';
 
 // The build refuses to inline a package that finds its files beside its own code (it breaks
 // only in dist/: postal-codes-js did, pdfkit's font metrics would). esbuild's metafile lists
@@ -31,5 +31,42 @@ describe('the bundle guard', () => {
     expect(packageOf('node_modules/@fastify/swagger/lib/x.js')).toBe('@fastify/swagger');
     expect(packageOf('node_modules/a/node_modules/b/index.js')).toBe('b');
     expect(packageOf('dist/src/app.js')).toBeUndefined();
+  });
+});
+
+// What loads on first use stays out of what an entry point loads before it runs: the chunks it
+// imports statically, transitively (esbuild's metafile outputs and their imports).
+describe('the start-up guard', () => {
+  const outputs = (serverImports: Array<{ path: string; kind: string }>) => ({
+    outputs: {
+      'dist/src/server.bundle.js': { entryPoint: 'dist/src/server.js', inputs: { 'dist/src/server.js': {} }, imports: serverImports },
+      'dist/src/chunk-MAIN.js': {
+        inputs: { 'node_modules/fastify/fastify.js': {}, 'node_modules/i18n-iso-countries/index.js': {} },
+        imports: [{ path: 'dist/src/chunk-BARCODE.js', kind: 'dynamic-import' }],
+      },
+      'dist/src/chunk-BARCODE.js': { inputs: { 'node_modules/bwip-js/dist/bwip-js-node.mjs': {} }, imports: [] },
+      'dist/src/chunk-LOCALES.js': { inputs: { 'node_modules/i18n-iso-countries/langs/de.json': {} }, imports: [] },
+      'dist/src/chunk-MAIL.js': { inputs: { 'node_modules/nodemailer/lib/nodemailer.js': {} }, imports: [] },
+    },
+  });
+
+  it('passes when what loads on first use is only imported dynamically', () => {
+    const metafile = outputs([{ path: 'dist/src/chunk-MAIN.js', kind: 'import-statement' }]);
+    expect(packagesLoadedAtStart(metafile, 'dist/src/server.js')).toEqual([]);
+    expect(() => assertLeanStart(metafile, 'dist/src/server.js')).not.toThrow();
+  });
+
+  it('names each such package a static import reaches, however deep, and the locale tables', () => {
+    const metafile = outputs([{ path: 'dist/src/chunk-MAIN.js', kind: 'import-statement' }]);
+    metafile.outputs['dist/src/chunk-MAIN.js'].imports.push(
+      { path: 'dist/src/chunk-MAIL.js', kind: 'import-statement' },
+      { path: 'dist/src/chunk-LOCALES.js', kind: 'import-statement' },
+    );
+    expect(packagesLoadedAtStart(metafile, 'dist/src/server.js')).toEqual(['i18n-iso-countries locales', 'nodemailer']);
+    expect(() => assertLeanStart(metafile, 'dist/src/server.js')).toThrow(/nodemailer[\s\S]*dynamic import\(\)/);
+  });
+
+  it('fails on an entry point the build did not write', () => {
+    expect(() => packagesLoadedAtStart(outputs([]), 'dist/src/nothing.js')).toThrow(/no output/);
   });
 });

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import countries from 'i18n-iso-countries';
+// The package's core without its node entry, which loads every locale's names (~0.9 MB): only
+// codes are looked up here (docs/architecture.md, "Start-up").
+import countries from 'i18n-iso-countries/index.js';
 import postalCodes from 'postal-codes-js';
 
 /**

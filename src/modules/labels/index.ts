@@ -20,6 +20,6 @@ export { createLabelRenderPool, type LabelRenderPool, type LabelRenderPoolOption
 export { convertCarrierLabel, issuedLabelFormat, type CarrierLabelImage } from './labels.convert.js';
 export { labelMarks, dangerousGoodsMark, SIGNATURE_MARK, ADULT_SIGNATURE_MARK, SATURDAY_MARK } from './labels.marks.js';
 export { convertCarrierLabels, mergeLabelFiles } from './labels.merge.js';
-export { renderManifestDocument, type ManifestDocumentData } from './labels.manifest.js';
-export { stampVoid } from './labels.stamp.js';
-export { renderPackingSlip, type PackingSlipData } from './labels.packing-slip.js';
+export type { ManifestDocumentData } from './labels.manifest.js';
+export type { PackingSlipData } from './labels.packing-slip.js';
+export { renderManifestDocument, renderPackingSlip, stampVoid } from './labels.lazy.js';

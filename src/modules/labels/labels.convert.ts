@@ -19,7 +19,7 @@ export async function libs() {
     PNG: either<typeof PngClass>(pngjs, 'PNG'),
   };
 }
-import { LABEL_HEIGHT_PT, LABEL_WIDTH_PT, LETTER, LETTER_OFFSET } from './labels.layout.js';
+import { LABEL_HEIGHT_PT, LABEL_WIDTH_PT, LETTER, LETTER_OFFSET } from './labels.page.js';
 import { labelContentType, labelFileExtension, type LabelFormat, type RenderedLabel } from './labels.types.js';
 
 /** A label exactly as a carrier issued it. */

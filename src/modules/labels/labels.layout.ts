@@ -1,20 +1,15 @@
+// One 4×6 in label as drawing primitives, in points from the top-left corner (288 × 432 pt).
+// The PDF, PNG and ZPL writers each draw this same list, so the formats cannot drift apart.
+// Text is already cut to fit its width (measured with the widest of the three fonts). The page
+// geometry is labels.page.ts's.
 import { barcodeHeading, humanReadableTracking, labelBarcode, routingCode, type LabelBarcode } from './labels.barcode.js';
 import { fitText } from './labels.fonts.js';
 import { formatWeight, labelText as unicodeText, latinText } from './labels.text.js';
 import type { LabelAddress, LabelData } from './labels.types.js';
+import { DPI, LABEL_HEIGHT_PT, LABEL_WIDTH_PT } from './labels.page.js';
 
-/**
- * One 4×6 in label as drawing primitives, in points from the top-left corner (288 × 432 pt).
- * The PDF, PNG and ZPL writers each draw this same list, so the formats cannot drift apart.
- * Text is already cut to fit its width (measured with the widest of the three fonts).
- */
-export const LABEL_WIDTH_PT = 288;
-export const LABEL_HEIGHT_PT = 432;
-/** A letter page, and where a 4×6 label sits on it (centred, near the top). */
-export const LETTER = { w: 612, h: 792 };
-export const LETTER_OFFSET = { x: (LETTER.w - LABEL_WIDTH_PT) / 2, y: 36 };
-/** Printer resolution of the PNG and ZPL labels (8 dots/mm). */
-export const DPI = 203;
+export { DPI, LABEL_HEIGHT_PT, LABEL_WIDTH_PT, LETTER, LETTER_OFFSET } from './labels.page.js';
+
 /** Barcode modules at 3 dots (14.8 mil, inside USPS's 13–21 mil), 2 when the number is too long. */
 const MAX_MODULE_DOTS = 3;
 
