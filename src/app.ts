@@ -24,7 +24,7 @@ import { registerRequestAuth } from './platform/http/request-context.js';
 import { carrierRequestMetrics, channelRequestMetrics, channelSyncLagGauge, registerMetrics } from './platform/http/metrics.js';
 import { ErrorResponseSchema, type App } from './platform/http/schemas.js';
 import { openApiOptions } from './platform/http/openapi.js';
-import { DeferredCompilation, schemasReached } from './platform/http/lazy-compilers.js';
+import { DeferredCompilation, SerializerCache, schemasReached } from './platform/http/lazy-compilers.js';
 import { addDateFormats } from './platform/http/dates.js';
 import type { Deps } from './platform/deps.js';
 import { getCarrierRegistry, type CarrierRegistry } from './carriers/registry.js';
@@ -294,6 +294,7 @@ function failOpenReporter(app: FastifyInstance, metric: Counter<'operation'>) {
 function compilersFactory(compilation: DeferredCompilation) {
   const validators = AjvCompiler();
   const serializers = SerializerSelector();
+  const compiledSerializers = new SerializerCache();
   type Compile = (route: unknown) => never;
   return {
     buildValidator(externalSchemas: unknown, ajvOptions: { customOptions: Record<string, unknown> }) {
@@ -312,10 +313,13 @@ function compilersFactory(compilation: DeferredCompilation) {
     },
     buildSerializer(externalSchemas: Record<string, unknown>, serializerOptions: unknown) {
       // Each serializer is given only the shared schemas its schema refers to (schemasReached).
+      // Routes with the same response schema share one serializer (SerializerCache).
       return (route: { schema: unknown }) =>
         compilation.serializer(() => {
           const shared = schemasReached(route.schema, externalSchemas) ?? externalSchemas;
-          return (serializers(shared as never, serializerOptions as never) as Compile)(route);
+          return compiledSerializers.get({ schema: route.schema, shared, options: serializerOptions }, () =>
+            (serializers(shared as never, serializerOptions as never) as Compile)(route),
+          );
         });
     },
   };

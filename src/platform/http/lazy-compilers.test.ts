@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fastJsonStringify from 'fast-json-stringify';
-import { DeferredCompilation, schemasReached } from './lazy-compilers.js';
+import { DeferredCompilation, SerializerCache, schemasReached } from './lazy-compilers.js';
 
 describe('DeferredCompilation', () => {
   it('compiles a serializer on its first call, once', () => {
@@ -78,5 +78,41 @@ describe('schemasReached', () => {
     const reached = fastJsonStringify(page, { schema: schemasReached(page, shared) as never });
     expect(reached(value)).toBe(all(value));
     expect(JSON.parse(reached(value))).toEqual({ data: [{ id: 'ord_1', lines: [{ sku: 'MUG', price: { amount: 1250, currency: 'USD' } }] }] });
+  });
+});
+
+describe('SerializerCache', () => {
+  const Error = { $id: 'Error', type: 'object', properties: { code: { type: 'string' }, message: { type: 'string' } } } as const;
+  const errorResponse = { $ref: 'Error#' };
+
+  it('compiles equal schemas once: every route answering an error with it shares the function', () => {
+    const cache = new SerializerCache();
+    let compiled = 0;
+    const compile = () => {
+      compiled++;
+      return fastJsonStringify(errorResponse, { schema: { Error } as never }) as (data: unknown) => string;
+    };
+    // Two routes' copies of the same schema (equal, not the same objects), as Fastify hands them over.
+    const a = cache.get({ schema: structuredClone(errorResponse), shared: { Error: structuredClone(Error) }, options: {} }, compile);
+    const b = cache.get({ schema: structuredClone(errorResponse), shared: { Error: structuredClone(Error) }, options: {} }, compile);
+    expect(compiled).toBe(1);
+    expect(b).toBe(a);
+    expect(cache.size).toBe(1);
+    expect(a({ code: 'not_found', message: 'No such order.', extra: 1 })).toBe('{"code":"not_found","message":"No such order."}');
+  });
+
+  it('compiles again for a different schema, shared schema or options', () => {
+    const cache = new SerializerCache();
+    let compiled = 0;
+    const compile = () => {
+      compiled++;
+      return (data: unknown) => JSON.stringify(data);
+    };
+    cache.get({ schema: errorResponse, shared: { Error }, options: {} }, compile);
+    cache.get({ schema: { type: 'object' }, shared: { Error }, options: {} }, compile);
+    cache.get({ schema: errorResponse, shared: { Error: { ...Error, required: ['code'] } }, options: {} }, compile);
+    cache.get({ schema: errorResponse, shared: { Error }, options: { rounding: 'floor' } }, compile);
+    expect(compiled).toBe(4);
+    expect(cache.size).toBe(4);
   });
 });
