@@ -1,11 +1,17 @@
+import type { ManifestDocumentData } from './labels.manifest.js';
+import type { PackingSlipData } from './labels.packing-slip.js';
 import { labelContentType, labelFileExtension, type CustomsDocumentData, type LabelData, type LabelFormat, type RenderedLabel } from './labels.types.js';
 
-// The writers (and with them pdfkit and bwip-js, ~150 ms to load) are imported on first use,
-// so a process that never renders a label does not pay for them at start-up.
+// The writers and the other documents drawn with the label fonts (and with them pdfkit and
+// bwip-js, ~1.6 MB of code) are imported on first use, so a process that never renders one does
+// not pay for them at start-up (docs/architecture.md, "Start-up").
 const pdfWriter = () => import('./labels.pdf.js');
 const pngWriter = () => import('./labels.png.js');
 const zplWriter = () => import('./labels.zpl.js');
 const customsWriter = () => import('./labels.customs.js');
+const manifestWriter = () => import('./labels.manifest.js');
+const voidStamp = () => import('./labels.stamp.js');
+const packingSlipWriter = () => import('./labels.packing-slip.js');
 
 function rendered(body: Buffer, format: LabelFormat): RenderedLabel {
   return { body, content_type: labelContentType(format), file_extension: labelFileExtension(format) };
@@ -62,4 +68,19 @@ export async function renderLabelSet(data: LabelData[], format: LabelFormat): Pr
 /** A customs document (CN 22, CN 23, commercial invoice) as a PDF. */
 export async function renderCustomsDocument(data: CustomsDocumentData): Promise<RenderedLabel> {
   return { body: await (await customsWriter()).renderCustomsPdf(data), content_type: 'application/pdf', file_extension: 'pdf' };
+}
+
+/** A manifest's SCAN form (PDF). */
+export async function renderManifestDocument(data: ManifestDocumentData): Promise<Buffer> {
+  return (await manifestWriter()).renderManifestDocument(data);
+}
+
+/** The same label file with VOID across every page. */
+export async function stampVoid(body: Buffer, contentType: string): Promise<Buffer> {
+  return (await voidStamp()).stampVoid(body, contentType);
+}
+
+/** An order's packing slip (PDF). */
+export async function renderPackingSlip(data: PackingSlipData): Promise<Buffer> {
+  return (await packingSlipWriter()).renderPackingSlip(data);
 }
