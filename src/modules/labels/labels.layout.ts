@@ -8,8 +8,6 @@ import { formatWeight, labelText as unicodeText, latinText } from './labels.text
 import type { LabelAddress, LabelData } from './labels.types.js';
 import { DPI, LABEL_HEIGHT_PT, LABEL_WIDTH_PT } from './labels.page.js';
 
-export { DPI, LABEL_HEIGHT_PT, LABEL_WIDTH_PT, LETTER, LETTER_OFFSET } from './labels.page.js';
-
 /** Barcode modules at 3 dots (14.8 mil, inside USPS's 13–21 mil), 2 when the number is too long. */
 const MAX_MODULE_DOTS = 3;
 

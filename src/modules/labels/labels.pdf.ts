@@ -1,5 +1,6 @@
 import PDFDocument from 'pdfkit';
-import { DPI, LABEL_HEIGHT_PT, LABEL_WIDTH_PT, LETTER, LETTER_OFFSET, layoutLabel, type Primitive } from './labels.layout.js';
+import { layoutLabel, type Primitive } from './labels.layout.js';
+import { DPI, LABEL_HEIGHT_PT, LABEL_WIDTH_PT, LETTER, LETTER_OFFSET } from './labels.page.js';
 import { drawPdfText } from './labels.pdf-text.js';
 import type { LabelData } from './labels.types.js';
 

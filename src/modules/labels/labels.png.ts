@@ -1,6 +1,7 @@
 import { deflateSync } from 'node:zlib';
 import { glyph, measureText } from './labels.fonts.js';
-import { DPI, LABEL_HEIGHT_PT, LABEL_WIDTH_PT, layoutLabel, type Primitive } from './labels.layout.js';
+import { layoutLabel, type Primitive } from './labels.layout.js';
+import { DPI, LABEL_HEIGHT_PT, LABEL_WIDTH_PT } from './labels.page.js';
 import type { LabelData } from './labels.types.js';
 
 /**

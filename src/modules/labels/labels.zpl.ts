@@ -1,4 +1,5 @@
-import { DPI, LABEL_HEIGHT_PT, LABEL_WIDTH_PT, layoutLabel, type Primitive } from './labels.layout.js';
+import { layoutLabel, type Primitive } from './labels.layout.js';
+import { DPI, LABEL_HEIGHT_PT, LABEL_WIDTH_PT } from './labels.page.js';
 import type { LabelData } from './labels.types.js';
 
 /**
