@@ -3,7 +3,7 @@
 // created in BENCH_DATABASE_URL's server and dropped at the end. Plus the first-start onboarding
 // every bench needs (the demo seed's workspace and test key, the burst limit lifted) and a
 // small JSON client.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { PGLITE_CONF } from '../../src/platform/db/pglite-config.js';
@@ -108,14 +108,16 @@ export class Service {
   /**
    * Starts the service through `npm start` itself (a process group: npm, then node), as
    * users run it, so the settings package.json's start script gives node are those measured;
-   * resolves to the milliseconds until /health answered. `profile` adds a --cpu-prof there
-   * through NODE_OPTIONS (npm's own node writes one too: the service's is the largest).
+   * resolves to the milliseconds until /health answered. `profile` runs package.json's start
+   * script itself in a shell, with --cpu-prof given to its node (node refuses --cpu-prof in
+   * NODE_OPTIONS).
    */
   async start(opts: { profile?: string; env?: Record<string, string> } = {}): Promise<number> {
     if (this.#proc) throw new Error('the service is already running');
     const env = { ...this.#env, ...opts.env };
-    if (opts.profile) env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ''} --cpu-prof --cpu-prof-dir=${opts.profile}`.trim();
-    this.#proc = spawnLogged('npm', ['start', '--silent'], env, { detached: true, cwd: this.serviceDir });
+    this.#proc = opts.profile
+      ? spawnLogged('sh', ['-c', profiledStartScript(this.serviceDir, opts.profile)], env, { detached: true, cwd: this.serviceDir })
+      : spawnLogged('npm', ['start', '--silent'], env, { detached: true, cwd: this.serviceDir });
     this.#lastStart = opts;
     const child = this.#proc.child;
     const ms = await waitHealthy(`${this.base}/health`, this.#proc);
@@ -184,4 +186,11 @@ export class Service {
       if (this.engine === 'pglite' && running) await this.start(this.#lastStart);
     }
   }
+}
+
+/** package.json's start script with `--cpu-prof` (into `dir`) given to the node it runs. */
+function profiledStartScript(serviceDir: string, dir: string): string {
+  const script: string = JSON.parse(readFileSync(path.join(serviceDir, 'package.json'), 'utf8')).scripts.start;
+  if (!/\bexec node /.test(script)) throw new Error(`the start script runs no \`exec node\`: ${script}`);
+  return script.replace(/\bexec node /, `exec node --cpu-prof --cpu-prof-dir=${dir} `);
 }

@@ -66,6 +66,15 @@ export function pinsOfOrderJson(eb: ExpressionBuilder<Tables, 'orders'>) {
   );
 }
 
+/** The version of what pinsOfOrderJson reads: each PIN's id and row version (`xmin`). */
+export function pinsOfOrderVersion(eb: ExpressionBuilder<Tables, 'orders'>) {
+  return eb
+    .selectFrom('office_pins')
+    .select(sql<string | null>`string_agg(office_pins.id || ':' || office_pins.xmin::text, ',' order by office_pins.id)`.as('version'))
+    .whereRef('office_pins.order_id', '=', 'orders.id')
+    .$asScalar();
+}
+
 export interface PinListFilter {
   status?: 'active' | 'expired' | 'revoked';
   product?: OfficeProduct;

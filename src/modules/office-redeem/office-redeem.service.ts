@@ -127,7 +127,10 @@ export class OfficeRedeemService {
       return byOrder;
     },
     json: (eb) => repo.pinsOfOrderJson(eb),
+    version: (eb) => repo.pinsOfOrderVersion(eb),
     decode: (rows, opts) => ({ office_pins: (rows as OfficePinRow[]).map((row) => toOrderPin(row, this.deps.now(), opts.reveal)) }),
+    // An active PIN's status turns to expired at its expiry.
+    holdsUntil: (rows) => Math.min(...(rows as OfficePinRow[]).filter((row) => row.status === 'active').map((row) => new Date(row.expires_at).getTime())),
   };
 
   /**

@@ -49,40 +49,68 @@ const selectOrderById = precompiled(
   { statement: 'orders.find_by_id' },
 );
 
+/** What another module adds to the order read (see AttachmentsProvider in orders.service.ts). */
+interface AttachmentColumns {
+  /** Its summaries of the order, as one JSON array. */
+  json(eb: ExpressionBuilder<Tables, 'orders'>): AliasableExpression<unknown>;
+  /** The version of the rows those summaries are read from (text that every change of them moves). */
+  version(eb: ExpressionBuilder<Tables, 'orders'>): AliasableExpression<string | null>;
+}
+
 /**
- * The order read with other modules' summaries as JSON array columns beside it, one statement
- * (see AttachmentsProvider in orders.service.ts). Compiled at its first call, with the
- * providers registered by then (all of them: modules register while the app is built).
+ * The order read with other modules' summaries as JSON array columns beside it, one statement,
+ * and its version: the order row's `xmin` (every update moves it) and each provider's version,
+ * one narrow indexed read (the kept order reads, orders.service.ts). Both compiled at their first
+ * call (precompiled), with the providers registered by then (all of them: modules register while
+ * the app is built).
  */
-export function findOrderWithAttachments(providers: () => readonly { json(eb: ExpressionBuilder<Tables, 'orders'>): AliasableExpression<unknown> }[]) {
-  let query: ReturnType<typeof compile> | undefined;
-  let compiledWith: number | undefined;
-  function compile(list: ReturnType<typeof providers>) {
-    return precompiled(
-      ['workspaceId', 'environment', 'id'],
-      (db, v) =>
-        db
-          .selectFrom('orders')
-          .selectAll('orders')
-          .select((eb) => list.map((p, i) => p.json(eb).as(`attachments_${i}`)))
-          .where(inScope({ workspaceId: v.workspaceId as string, environment: v.environment as Scope['environment'] }))
-          .where('id', '=', v.id as string),
-      { statement: 'orders.find_by_id_with_attachments' },
-    );
-  }
-  return async (db: Executor, scope: Scope, id: string): Promise<{ row: OrderRow; attachments: unknown[][] } | undefined> => {
+export function orderWithAttachments(providers: () => readonly AttachmentColumns[]) {
+  let compiledWith: readonly AttachmentColumns[] | undefined;
+  const scopeOf = (v: Record<string, unknown>) => ({ workspaceId: v.workspaceId as string, environment: v.environment as Scope['environment'] });
+  function registered(): readonly AttachmentColumns[] {
     const list = providers();
-    query ??= compile(list);
-    compiledWith ??= list.length;
-    if (list.length !== compiledWith) throw new Error('an order attachments provider registered after the first order read');
-    const [found] = (await query(db, { workspaceId: scope.workspaceId, environment: scope.environment, id })) as Record<string, unknown>[];
-    if (!found) return undefined;
-    const attachments = list.map((_, i) => {
-      const value = found[`attachments_${i}`];
-      delete found[`attachments_${i}`];
-      return value as unknown[];
-    });
-    return { row: found as unknown as OrderRow, attachments };
+    compiledWith ??= [...list];
+    if (list.length !== compiledWith.length) throw new Error('an order attachments provider registered after the first order read');
+    return compiledWith;
+  }
+  const read = precompiled(
+    ['workspaceId', 'environment', 'id'],
+    (db, v) =>
+      db
+        .selectFrom('orders')
+        .selectAll('orders')
+        .select((eb) => registered().map((p, i) => p.json(eb).as(`attachments_${i}`)))
+        .where(inScope(scopeOf(v)))
+        .where('id', '=', v.id as string),
+    { statement: 'orders.find_by_id_with_attachments' },
+  );
+  const versionRead = precompiled(
+    ['workspaceId', 'environment', 'id'],
+    (db, v) =>
+      db
+        .selectFrom('orders')
+        .select((eb) => [sql<string>`orders.xmin::text`.as('version_0'), ...registered().map((p, i) => p.version(eb).as(`version_${i + 1}`))])
+        .where(inScope(scopeOf(v)))
+        .where('id', '=', v.id as string),
+    { statement: 'orders.version_by_id' },
+  );
+  return {
+    async find(db: Executor, scope: Scope, id: string): Promise<{ row: OrderRow; attachments: unknown[][] } | undefined> {
+      const list = registered();
+      const [found] = (await read(db, { workspaceId: scope.workspaceId, environment: scope.environment, id })) as Record<string, unknown>[];
+      if (!found) return undefined;
+      const attachments = list.map((_, i) => {
+        const value = found[`attachments_${i}`];
+        delete found[`attachments_${i}`];
+        return value as unknown[];
+      });
+      return { row: found as unknown as OrderRow, attachments };
+    },
+    /** The order's version with its attachments' (text), or undefined when the scope has no such order. */
+    async version(db: Executor, scope: Scope, id: string): Promise<string | undefined> {
+      const [found] = (await versionRead(db, { workspaceId: scope.workspaceId, environment: scope.environment, id })) as Record<string, string | null>[];
+      return found && Object.values(found).join('|');
+    },
   };
 }
 

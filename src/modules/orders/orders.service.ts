@@ -2,6 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { AliasableExpression, ExpressionBuilder, Updateable } from 'kysely';
 import { AppError, validationError, type ErrorDetail } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
+import { VersionedReads } from '../../platform/cache/versioned-reads.js';
 import type { Deps } from '../../platform/deps.js';
 import type { Actor, Scope, ServiceContext } from '../../platform/context.js';
 import type { Executor, Tables } from '../../platform/db/types.js';
@@ -235,7 +236,11 @@ export interface AttachmentsProvider {
   name: string;
   forOrders(executor: Executor, scope: Scope, orderIds: readonly string[], opts: { reveal: boolean }): Promise<Map<string, OrderAttachments>>;
   json(eb: ExpressionBuilder<Tables, 'orders'>): AliasableExpression<unknown>;
+  /** The version of the rows `json` reads (e.g. their ids and `xmin`s as one text; null for none). */
+  version(eb: ExpressionBuilder<Tables, 'orders'>): AliasableExpression<string | null>;
   decode(rows: unknown[], opts: { reveal: boolean }): OrderAttachments;
+  /** Until when (epoch ms) what `decode` made of these rows holds, when it follows the clock. */
+  holdsUntil?(rows: unknown[]): number;
 }
 
 /**
@@ -263,7 +268,9 @@ export interface OrderExtension {
 export class OrdersService {
   private readonly attachmentProviders: AttachmentsProvider[] = [];
   private readonly moveReactions: NonNullable<OrderExtension['onMove']>[] = [];
-  private readonly findWithAttachments = repo.findOrderWithAttachments(() => this.attachmentProviders);
+  private readonly withAttachments = repo.orderWithAttachments(() => this.attachmentProviders);
+  /** Order reads kept until the order or its attachments move (see readOrder); shared, never mutated. */
+  private readonly keptReads = new VersionedReads<Order>(2_000, () => this.deps.now().getTime());
 
   /**
    * `places` resolves `parcel.package_id` and `location_id` (the packages and locations modules,
@@ -620,17 +627,36 @@ export class OrdersService {
    * `attachments: false` skips the other modules' summaries (a caller that only needs the order).
    */
   async getOrder(scope: Scope & { actor?: Actor }, id: string, opts: { source?: string; attachments?: boolean } = {}): Promise<Order> {
-    if (opts.source === undefined && opts.attachments !== false) {
-      const found = await this.findWithAttachments(this.deps.db, scope, id);
-      if (!found) throw new AppError('not_found', 'No such order.');
-      const reveal = revealsPins(scope);
-      const attachments: OrderAttachments = { office_pins: [] };
-      this.attachmentProviders.forEach((p, i) => Object.assign(attachments, p.decode(found.attachments[i], { reveal })));
-      return toOrder(found.row, attachments);
-    }
+    if (opts.source === undefined && opts.attachments !== false) return this.readOrder(scope, id);
     const row = await repo.findOrder(this.deps.db, scope, id, { source: opts.source });
     if (!row) throw new AppError('not_found', 'No such order.');
     return opts.attachments === false ? toOrder(row) : this.presentOne(this.deps.db, scope, row);
+  }
+
+  /**
+   * The order read (GET /v1/orders/:id), kept per order until it or its attachments move
+   * (platform/cache/versioned-reads.ts): stores, dashboards and scripts poll an order far more
+   * often than it changes, and the full read (the row with its attachments as JSON, then the
+   * wire shape) costs several times the version's narrow read.
+   */
+  private async readOrder(scope: Scope & { actor?: Actor }, id: string): Promise<Order> {
+    const reveal = revealsPins(scope);
+    const key = `${scope.workspaceId}|${scope.environment}|${id}|${reveal}`;
+    const version = await this.withAttachments.version(this.deps.db, scope, id);
+    if (version === undefined) throw new AppError('not_found', 'No such order.');
+    const kept = this.keptReads.get(key, version);
+    if (kept) return kept;
+    const found = await this.withAttachments.find(this.deps.db, scope, id);
+    if (!found) throw new AppError('not_found', 'No such order.');
+    const attachments: OrderAttachments = { office_pins: [] };
+    let until = Infinity;
+    this.attachmentProviders.forEach((p, i) => {
+      Object.assign(attachments, p.decode(found.attachments[i], { reveal }));
+      until = Math.min(until, p.holdsUntil?.(found.attachments[i]) ?? Infinity);
+    });
+    const order = toOrder(found.row, attachments);
+    this.keptReads.set(key, version, order, until);
+    return order;
   }
 
   /** Newest first unless sorted otherwise, cursor paginated; archived orders only when asked for. */

@@ -13,6 +13,7 @@ export function shipmentsOnOrders(): OrderExtension {
       name: 'shipments',
       forOrders: attachmentsOf,
       json: (eb) => repo.shipmentsOfOrderJson(eb),
+      version: (eb) => repo.shipmentsOfOrderVersion(eb),
       decode: (rows) => ({ shipments: (rows as ShipmentSummaryRow[]).map(toShipmentSummary) }),
     },
   };

@@ -290,6 +290,17 @@ export function shipmentsOfOrderJson(eb: ExpressionBuilder<Tables, 'orders'>) {
   );
 }
 
+/** The version of what shipmentsOfOrderJson reads: each shipment's id and row version (`xmin`). */
+export function shipmentsOfOrderVersion(eb: ExpressionBuilder<Tables, 'orders'>) {
+  return eb
+    .selectFrom('shipments')
+    .select(sql<string | null>`string_agg(shipments.id || ':' || shipments.xmin::text, ',' order by shipments.id)`.as('version'))
+    .whereRef('shipments.workspace_id', '=', 'orders.workspace_id')
+    .whereRef('shipments.environment', '=', 'orders.environment')
+    .whereRef('shipments.order_id', '=', 'orders.id')
+    .$asScalar();
+}
+
 export async function countLiveShipmentsOfOrder(db: Executor, scope: Scope, orderId: string, exceptId: string): Promise<number> {
   const row = await db
     .selectFrom('shipments')

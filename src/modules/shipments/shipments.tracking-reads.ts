@@ -1,3 +1,4 @@
+import { VersionedReads } from '../../platform/cache/versioned-reads.js';
 import type { Scope } from '../../platform/context.js';
 import * as repo from './shipments.repo.js';
 import type { PublicTracking, Tracking } from './shipments.schemas.js';
@@ -5,50 +6,20 @@ import { isDue } from './shipments.tracking.js';
 import { lookupTracking, normalizeTrackingNumber, toTrackingFound, type TrackingFound, type TrackingLookupDeps } from './shipments.tracking-lookup.js';
 import { publicOf } from './shipments.wire.js';
 
-/**
- * Tracking reads kept per tracking number (or shipment id) until the shipment changes. Buyers
- * and stores poll GET /v1/tracking/:n and the public page far more often than a parcel is
- * scanned, and the full read (the row with its events as JSON, then the timeline) costs several
- * times a point select. A read first asks the row's version (repo.trackingVersion, one narrow
- * indexed read); when it is the version a kept answer was read at, and no scan is due (a due
- * scan is brought up to date by the read itself), the kept answer is the answer. Every update of
- * the row, and every new event, moves the version, so an answer is never older than the row, in
- * any process: each process keeps its own answers and checks them against the database.
- */
-export class TrackingReads<T> {
-  private readonly entries = new Map<string, { version: string; value: T }>();
-
-  constructor(private readonly maxEntries = 5_000) {}
-
-  get(key: string, version: string): T | undefined {
-    const hit = this.entries.get(key);
-    if (!hit || hit.version !== version) return undefined;
-    // Most recently used last, so the oldest is evicted first.
-    this.entries.delete(key);
-    this.entries.set(key, hit);
-    return hit.value;
-  }
-
-  set(key: string, version: string, value: T): void {
-    this.entries.delete(key);
-    if (this.entries.size >= this.maxEntries) {
-      const oldest = this.entries.keys().next().value;
-      if (oldest !== undefined) this.entries.delete(oldest);
-    }
-    this.entries.set(key, { version, value });
-  }
-}
-
 type Lookup = { id: string } | { trackingNumber: string };
 
 /**
- * The tracking reads of the API (scoped) and the public page (any tenant), each kept as above.
- * Kept are the reads of a shipment by its id or its own number (what buyers and stores poll);
+ * Tracking reads kept per tracking number (or shipment id) until the shipment changes
+ * (platform/cache/versioned-reads.ts): buyers and stores poll GET /v1/tracking/:n and the public
+ * page far more often than a parcel is scanned, and the full read (the row with its events as
+ * JSON, then the timeline) costs several times a point select. The version is the row's
+ * (repo.trackingVersion); every update of the row, and every new event, moves it.
+ * The API's reads (scoped) and the public page's (any tenant) are kept apart. Kept are the reads of a shipment by its id or its own number (what buyers and stores poll);
  * a package's or a tracker's number is looked up afresh (shipments.tracking-lookup.ts).
  */
 export class TrackingReader {
-  private readonly scoped = new TrackingReads<Tracking>();
-  private readonly open = new TrackingReads<PublicTracking>();
+  private readonly scoped = new VersionedReads<Tracking>();
+  private readonly open = new VersionedReads<PublicTracking>();
 
   constructor(private readonly lookup: () => TrackingLookupDeps) {}
 
@@ -65,7 +36,7 @@ export class TrackingReader {
     return this.read(this.open, by.trackingNumber, null, by, (found) => publicOf(toTrackingFound(found)));
   }
 
-  private async read<T>(kept: TrackingReads<T>, key: string, scope: Scope | null, by: Lookup, answer: (found: TrackingFound) => T): Promise<T | undefined> {
+  private async read<T>(kept: VersionedReads<T>, key: string, scope: Scope | null, by: Lookup, answer: (found: TrackingFound) => T): Promise<T | undefined> {
     const deps = this.lookup();
     const current = await repo.trackingVersion(deps.db, scope, by);
     // A read of a shipment whose scan is due and whose driver answers in process brings it up to
@@ -79,8 +50,6 @@ export class TrackingReader {
     const found = await lookupTracking(deps, scope, 'id' in by ? by.id : by.trackingNumber);
     if (!found) return undefined;
     const value = answer(found);
-    // Read after the version: if the row moved in between, this answer is newer than the version
-    // it is kept under, which then no longer matches, so it is never served stale.
     if (keepable && found.kind === 'shipment' && found.row.id === current.id) kept.set(key, current.version, value);
     return value;
   }
