@@ -52,6 +52,14 @@ describe('kept order reads', () => {
     const scope = { workspaceId: t.workspaceId, environment: 'test' as const };
     const first = await app.services.orders.getOrder(scope, order.id);
     expect(await app.services.orders.getOrder(scope, order.id)).toBe(first);
+    // The route sends the kept read's text: the same bytes each time, the order as read.
+    const [a, b] = [
+      await app.inject({ method: 'GET', url: `/v1/orders/${order.id}`, headers: t.headers }),
+      await app.inject({ method: 'GET', url: `/v1/orders/${order.id}`, headers: t.headers }),
+    ];
+    expect(a.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(b.body).toBe(a.body);
+    expect(a.json()).toEqual(JSON.parse(JSON.stringify(first)));
     const edited = await app.inject({ method: 'PATCH', url: `/api/admin/orders/${order.id}`, headers: t.adminHeaders, payload: { notes: 'fragile' } });
     expect(edited.statusCode, edited.body).toBe(200);
     const after = await app.services.orders.getOrder(scope, order.id);

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { listResponse, type App } from '../../platform/http/schemas.js';
 import { serviceContext } from '../../platform/http/request-context.js';
 import type { Surface } from '../../platform/http/surface.js';
-import { OrderBody, OrderListQuery, OrderSchema } from './orders.schemas.js';
+import { OrderBody, OrderListQuery, OrderSchema, type Order } from './orders.schemas.js';
 import { API_SOURCE, checkOrderBody, type OrdersService } from './orders.service.js';
 import { packingSlipRoute } from './orders.packing-slip.js';
 import { orderQueueRoutes } from './orders.queue.routes.js';
@@ -69,7 +69,12 @@ export async function ordersRoutes(app: App, opts: { surface: Surface; orders: O
       params,
       response: { 200: Type.Ref(OrderSchema), ...errors(404) },
     },
-    handler: async (request) => orders.getOrder(serviceContext(request), idOf(request)),
+    handler: async (request, reply) => {
+      // The route's own serializer, once per kept read; the text is sent as is.
+      const serialize = reply.getSerializationFunction('200') as (order: Order) => string;
+      const json = await orders.getOrderJson(serviceContext(request), idOf(request), serialize);
+      return reply.type('application/json; charset=utf-8').send(json as never);
+    },
   });
 
   packingSlipRoute(app, orders, surface);

@@ -265,12 +265,18 @@ export interface OrderExtension {
   onMove?(executor: Executor, move: OrderMove, order: OrderRow): Promise<Record<string, unknown>>;
 }
 
+/** A kept order read: the order, and its JSON text once a route has sent it. */
+interface KeptOrder {
+  order: Order;
+  json?: string;
+}
+
 export class OrdersService {
   private readonly attachmentProviders: AttachmentsProvider[] = [];
   private readonly moveReactions: NonNullable<OrderExtension['onMove']>[] = [];
   private readonly withAttachments = repo.orderWithAttachments(() => this.attachmentProviders);
   /** Order reads kept until the order or its attachments move (see readOrder); shared, never mutated. */
-  private readonly keptReads = new VersionedReads<Order>(2_000, () => this.deps.now().getTime());
+  private readonly keptReads = new VersionedReads<KeptOrder>(2_000, () => this.deps.now().getTime());
 
   /**
    * `places` resolves `parcel.package_id` and `location_id` (the packages and locations modules,
@@ -627,19 +633,28 @@ export class OrdersService {
    * `attachments: false` skips the other modules' summaries (a caller that only needs the order).
    */
   async getOrder(scope: Scope & { actor?: Actor }, id: string, opts: { source?: string; attachments?: boolean } = {}): Promise<Order> {
-    if (opts.source === undefined && opts.attachments !== false) return this.readOrder(scope, id);
+    if (opts.source === undefined && opts.attachments !== false) return (await this.readOrder(scope, id)).order;
     const row = await repo.findOrder(this.deps.db, scope, id, { source: opts.source });
     if (!row) throw new AppError('not_found', 'No such order.');
     return opts.attachments === false ? toOrder(row) : this.presentOne(this.deps.db, scope, row);
   }
 
   /**
-   * The order read (GET /v1/orders/:id), kept per order until it or its attachments move
-   * (platform/cache/versioned-reads.ts): stores, dashboards and scripts poll an order far more
-   * often than it changes, and the full read (the row with its attachments as JSON, then the
-   * wire shape) costs several times the version's narrow read.
+   * The order read's JSON text, made by `serialize` (the route's own serializer) once per kept
+   * answer: a repeated read is sent as the text it was the first time.
    */
-  private async readOrder(scope: Scope & { actor?: Actor }, id: string): Promise<Order> {
+  async getOrderJson(scope: Scope & { actor?: Actor }, id: string, serialize: (order: Order) => string): Promise<string> {
+    const kept = await this.readOrder(scope, id);
+    return (kept.json ??= serialize(kept.order));
+  }
+
+  /**
+   * The order read (GET /v1/orders/:id), kept per order until it or its attachments move
+   * (docs/architecture.md, "Kept reads"): stores, dashboards and scripts poll an order far more
+   * often than it changes, and the full read (the row with its attachments as JSON, then the
+   * wire shape and its text) costs more than the version's narrow read.
+   */
+  private async readOrder(scope: Scope & { actor?: Actor }, id: string): Promise<KeptOrder> {
     const reveal = revealsPins(scope);
     const key = `${scope.workspaceId}|${scope.environment}|${id}|${reveal}`;
     const version = await this.withAttachments.version(this.deps.db, scope, id);
@@ -654,9 +669,9 @@ export class OrdersService {
       Object.assign(attachments, p.decode(found.attachments[i], { reveal }));
       until = Math.min(until, p.holdsUntil?.(found.attachments[i]) ?? Infinity);
     });
-    const order = toOrder(found.row, attachments);
-    this.keptReads.set(key, version, order, until);
-    return order;
+    const read: KeptOrder = { order: toOrder(found.row, attachments) };
+    this.keptReads.set(key, version, read, until);
+    return read;
   }
 
   /** Newest first unless sorted otherwise, cursor paginated; archived orders only when asked for. */
