@@ -78,7 +78,7 @@ describe.runIf(inject('testDb').engine === 'pglite')('the service process on the
     for (let i = 0; i < 1_200 && !/Demo day ready|demo seed failed/.test(first.output()) && first.child.exitCode === null; i++)
       await new Promise((r) => setTimeout(r, 100));
     expect(first.output()).toContain('Demo day ready');
-    expect(node.argv.slice(1)).toEqual(['--max-semi-space-size=8', 'scripts/start.mjs']);
+    expect(node.argv.slice(1)).toEqual(['--max-semi-space-size=4', 'scripts/start.mjs']);
     expect(node.env).toContain('MALLOC_ARENA_MAX=2');
 
     const second = start(await freePort());
