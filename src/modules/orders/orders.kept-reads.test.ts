@@ -82,7 +82,7 @@ describe('kept order reads', () => {
     await app.deps.db.updateTable('shipments').set({ status: 'in_transit' }).where('id', '=', bought.json().id).execute();
     expect((await read(app, order.id)).shipments).toMatchObject([{ status: 'in_transit' }]);
     expect((await read(other, order.id)).shipments).toMatchObject([{ status: 'in_transit' }]);
-    // An edit through the other process is seen by this one.
+    // An edit made straight in the database (through neither app) is seen by the other process.
     await app.deps.db
       .updateTable('orders')
       .set({ notes: 'from elsewhere', updated_at: sql`updated_at` })
