@@ -36,6 +36,21 @@ export async function countsOf(executor: Executor, batchId: string, total: numbe
   return counts;
 }
 
+/**
+ * Whether any item is still pending: the first entry of the (batch_id, status, idx) index, so
+ * the chunk runs that end mid-batch (most of them) skip counting every item.
+ */
+export async function hasPending(executor: Executor, batchId: string): Promise<boolean> {
+  const row = await executor
+    .selectFrom('batch_items')
+    .select(sql<number>`1`.as('one'))
+    .where('batch_id', '=', batchId)
+    .where('status', '=', 'pending')
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 export async function pendingItemsInRange(executor: Executor, batchId: string, from: number, to: number): Promise<BatchItemRow[]> {
   return executor
     .selectFrom('batch_items')

@@ -47,6 +47,8 @@ export const CHUNK_BUDGET_MS = 20_000;
 /** How stale a chunk's view of which of its items are still pending may get before an item is taken (see pendingCheck). */
 export const PENDING_RECHECK_MS = 200;
 const CHUNK_JOB_OPTIONS = { expireInSeconds: CHUNK_EXPIRE_SECONDS, retryLimit: 10, retryDelaySeconds: 2 } as const;
+/** How long a running batch's counts are kept per process (see BatchesService.countsOf). */
+export const RUNNING_COUNTS_MS = 1000;
 const FINISHED: readonly BatchStatus[] = ['completed', 'completed_with_errors', 'failed', 'cancelled'];
 
 export interface ChunkJob {
@@ -100,6 +102,9 @@ function checkShape(schema: TSchema, value: unknown): ErrorDetail[] {
 }
 
 export class BatchesService {
+  /** Running batches' counts, per batch id (see countsOf). */
+  private readonly runningCounts = new Map<string, { version: number; at: number; counts: repo.Counts }>();
+
   constructor(
     private readonly deps: Deps,
     private readonly orders: OrdersService,
@@ -376,6 +381,8 @@ export class BatchesService {
 
   /** When no item is pending: the final status and `batch.completed`, once (under the batch's row lock). */
   async finishIfDone(batchId: string): Promise<void> {
+    // Most chunk runs end with items left elsewhere: one indexed probe, not a count of every item.
+    if (await repo.hasPending(this.deps.db, batchId)) return;
     await this.deps.db.transaction().execute(async (trx) => {
       const row = await repo.lockBatch(trx, batchId);
       if (!row || FINISHED.includes(row.status)) return;
@@ -396,7 +403,27 @@ export class BatchesService {
   }
 
   private async present(executor: Executor, row: BatchRow): Promise<Batch> {
-    return toBatch(row, await repo.countsOf(executor, row.id, row.total), this.baseUrl, this.deps.now());
+    return toBatch(row, await this.countsOf(executor, row), this.baseUrl, this.deps.now());
+  }
+
+  /**
+   * A batch's counts. Counting reads every item (10,000 in a big batch, each rewritten as it
+   * finishes), so a queued or running batch's counts, read outside a transaction, are kept for
+   * up to RUNNING_COUNTS_MS per process: a client or the dashboard polling its progress costs
+   * one count a second, not one per poll (docs/architecture.md "Jobs", Batches). The batch's row
+   * moving (running, finished, cancelled) makes a fresh count; a finished batch is always
+   * counted.
+   */
+  private async countsOf(executor: Executor, row: BatchRow): Promise<repo.Counts> {
+    if (executor !== this.deps.db || FINISHED.includes(row.status)) return repo.countsOf(executor, row.id, row.total);
+    const version = new Date(row.updated_at).getTime();
+    const now = Date.now();
+    const kept = this.runningCounts.get(row.id);
+    if (kept && kept.version === version && now - kept.at < RUNNING_COUNTS_MS) return kept.counts;
+    const counts = await repo.countsOf(executor, row.id, row.total);
+    if (this.runningCounts.size >= 1000) for (const [id, k] of this.runningCounts) if (now - k.at >= RUNNING_COUNTS_MS) this.runningCounts.delete(id);
+    this.runningCounts.set(row.id, { version, at: now, counts });
+    return counts;
   }
 }
 
