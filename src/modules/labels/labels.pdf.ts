@@ -2,6 +2,7 @@ import PDFDocument from 'pdfkit';
 import { layoutLabel, type Primitive } from './labels.layout.js';
 import { DPI, LABEL_HEIGHT_PT, LABEL_WIDTH_PT, LETTER, LETTER_OFFSET } from './labels.page.js';
 import { drawPdfText } from './labels.pdf-text.js';
+import { writable, writeLabelPdf, type PdfDocumentInfo, type PdfPageSpec } from './labels.pdf-writer.js';
 import type { LabelData } from './labels.types.js';
 
 /**
@@ -111,20 +112,30 @@ function creationDate(data: LabelData): Date | undefined {
   return Number.isNaN(d.getTime()) ? undefined : d;
 }
 
-/** One page per label: 4×6 in pages, or letter pages with the label at the top and a cut line. */
-export async function renderPdf(labels: LabelData[], page: PdfPage): Promise<Buffer> {
+/**
+ * One page per label: 4×6 in pages, or letter pages with the label at the top and a cut line.
+ * Labels whose text Helvetica prints (nearly all) are written directly (labels.pdf-writer.ts);
+ * the others through pdfkit, which embeds fonts for the scripts Helvetica lacks. `via` forces
+ * pdfkit (the tests compare the two).
+ */
+export async function renderPdf(labels: LabelData[], page: PdfPage, via?: 'pdfkit'): Promise<Buffer> {
   const first = labels[0];
+  const info = {
+    title: labels.length === 1 && first ? `Shipping label ${first.tracking_number}` : `Shipping labels (${labels.length})`,
+    created: first ? creationDate(first) : undefined,
+  };
+  const pages = labels.map((data) => ({ prims: layoutLabel(data), page }));
+  if (via !== 'pdfkit' && pages.every((p) => writable(p.prims))) return writeLabelPdf(pages, info);
+  return renderWithPdfkit(pages, info);
+}
+
+async function renderWithPdfkit(pages: readonly PdfPageSpec[], { title, created }: PdfDocumentInfo): Promise<Buffer> {
   const doc = new PDFDocument({
     autoFirstPage: false,
     // No default font: useSharedFonts below provides both.
     font: null as unknown as string,
     compress: true,
-    info: {
-      Title: labels.length === 1 && first ? `Shipping label ${first.tracking_number}` : `Shipping labels (${labels.length})`,
-      Producer: 'shipping-service',
-      Creator: 'shipping-service',
-      CreationDate: first ? creationDate(first) : undefined,
-    },
+    info: { Title: title, Producer: 'shipping-service', Creator: 'shipping-service', CreationDate: created },
   });
   useSharedFonts(doc);
   const chunks: Buffer[] = [];
@@ -133,8 +144,7 @@ export async function renderPdf(labels: LabelData[], page: PdfPage): Promise<Buf
     doc.on('end', resolve);
     doc.on('error', reject);
   });
-  for (const data of labels) {
-    const prims = layoutLabel(data);
+  for (const { prims, page } of pages) {
     if (page === 'label_4x6') {
       doc.addPage({ size: [LABEL_WIDTH_PT, LABEL_HEIGHT_PT], margin: 0 });
       draw(doc, prims);

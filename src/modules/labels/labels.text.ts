@@ -15,8 +15,20 @@
  * send. Carriers want international addresses in Latin script anyway (UPU S42).
  */
 
-/** WinAnsi's characters outside Latin-1 (code points 0x80–0x9F of cp1252). */
-const WIN_ANSI_EXTRAS = new Set('€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ');
+/** WinAnsi's characters outside Latin-1 (code points 0x80–0x9F of cp1252), in byte order. */
+const WIN_ANSI_EXTRA_CHARS = '€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ';
+const WIN_ANSI_EXTRA_BYTES = [
+  0x80, 0x82, 0x83, 0x84, 0x85, 0x86, 0x87, 0x88, 0x89, 0x8a, 0x8b, 0x8c, 0x8e, 0x91, 0x92, 0x93, 0x94, 0x95, 0x96, 0x97, 0x98, 0x99, 0x9a, 0x9b, 0x9c, 0x9e,
+  0x9f,
+];
+const WIN_ANSI_EXTRAS = new Map([...WIN_ANSI_EXTRA_CHARS].map((ch, i) => [ch, WIN_ANSI_EXTRA_BYTES[i]!]));
+
+/** The character's byte in WinAnsiEncoding (cp1252), or undefined when it has none (see isWinAnsi). */
+export function winAnsiByte(ch: string): number | undefined {
+  const cp = ch.codePointAt(0)!;
+  if ((cp >= 0x20 && cp <= 0x7e) || (cp >= 0xa0 && cp <= 0xff)) return cp;
+  return WIN_ANSI_EXTRAS.get(ch);
+}
 
 /** Whether the standard PDF fonts (WinAnsi encoding) and ZPL's font 0 print the character as is. */
 export function isWinAnsi(ch: string): boolean {
