@@ -10,9 +10,9 @@ import { isWinAnsi, winAnsiByte } from './labels.text.js';
  * label is a few dozen boxes, lines of text and bars: pdfkit spent ~4 ms of CPU on one (most of
  * it looking up kerning pairs and turning each drawing operation into bytes), this ~1.2 ms with
  * the layout and barcode, and a label is drawn for every purchase and batch item
- * (docs/architecture.md "Labels"). What is drawn
- * is the same: the same fonts (Helvetica and Helvetica-Bold, not embedded, WinAnsiEncoding), the
- * same positions, text set with pdfkit's own metrics and kerning (taken from pdfkit, below).
+ * (docs/architecture.md "Labels"). What is drawn is the same: the same fonts (Helvetica and
+ * Helvetica-Bold, not embedded, WinAnsiEncoding), the same positions, text set with pdfkit's own
+ * metrics and kerning (taken from pdfkit, below).
  */
 export interface PdfDocumentInfo {
   title: string;
@@ -31,8 +31,8 @@ export function writable(prims: readonly Primitive[]): boolean {
   return true;
 }
 
-/** The cut line's caption on a letter page (as labels.pdf.ts draws it with pdfkit). */
-const LETTER_CAPTION = 'Cut along the dashed line and attach the label to the largest side of the package.';
+/** The cut line's caption on a letter page (pdfkit's path in labels.pdf.ts draws it too). */
+export const LETTER_CAPTION = 'Cut along the dashed line and attach the label to the largest side of the package.';
 
 /**
  * Helvetica's metrics as pdfkit knows them: each character's width and each pair's kerning, in

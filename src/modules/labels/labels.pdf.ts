@@ -2,14 +2,14 @@ import PDFDocument from 'pdfkit';
 import { layoutLabel, type Primitive } from './labels.layout.js';
 import { DPI, LABEL_HEIGHT_PT, LABEL_WIDTH_PT, LETTER, LETTER_OFFSET } from './labels.page.js';
 import { drawPdfText } from './labels.pdf-text.js';
-import { writable, writeLabelPdf, type PdfDocumentInfo, type PdfPageSpec } from './labels.pdf-writer.js';
+import { LETTER_CAPTION, writable, writeLabelPdf, type PdfDocumentInfo, type PdfPageSpec } from './labels.pdf-writer.js';
 import type { LabelData } from './labels.types.js';
 
 /**
- * PDF labels with pdfkit and the standard Helvetica fonts (not embedded: a label is ~3 KB and
- * renders in a few milliseconds; text Helvetica cannot show is set in embedded, subset fonts,
- * see labels.pdf-text.ts). The barcode is drawn as vector bars whose widths are whole
- * printer dots at 203 dpi, so a thermal printer reproduces them without rounding.
+ * PDF labels in the standard Helvetica fonts (not embedded: a label is ~2 KB), written directly
+ * (labels.pdf-writer.ts) when Helvetica shows every text, else with pdfkit, which sets the rest
+ * in embedded, subset fonts (labels.pdf-text.ts). The barcode is drawn as vector bars whose
+ * widths are whole printer dots at 203 dpi, so a thermal printer reproduces them without rounding.
  */
 export type PdfPage = 'label_4x6' | 'letter';
 
@@ -163,7 +163,7 @@ async function renderWithPdfkit(pages: readonly PdfPageSpec[], { title, created 
         .font('Helvetica')
         .fontSize(9)
         .fillColor('black')
-        .text('Cut along the dashed line and attach the label to the largest side of the package.', 72, LETTER_OFFSET.y + LABEL_HEIGHT_PT + 18, {
+        .text(LETTER_CAPTION, 72, LETTER_OFFSET.y + LABEL_HEIGHT_PT + 18, {
           width: LETTER.w - 144,
           align: 'center',
         });
