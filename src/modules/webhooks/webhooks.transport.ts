@@ -82,48 +82,58 @@ export class WebhookTransport {
     const payload = Buffer.from(body, 'utf8');
     return new Promise<AttemptResult>((resolve) => {
       let settled = false;
+      let timer: NodeJS.Timeout | undefined;
       const finish = (r: Omit<AttemptResult, 'latencyMs'>) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
         resolve(done(r));
       };
-      const request = (secure ? https : http).request(
-        target,
-        {
-          method: 'POST',
-          agent: secure ? this.#https : this.#http,
-          headers: { ...headers, 'content-length': String(payload.length) },
-        },
-        (response) => {
-          const chunks: Buffer[] = [];
-          let size = 0;
-          response.on('data', (chunk: Buffer) => {
-            if (size < READ_CAP_BYTES) chunks.push(chunk);
-            size += chunk.length;
-            // A receiver streaming without end must not hold the attempt (or our memory).
-            if (size >= READ_CAP_BYTES) response.destroy();
-          });
-          const end = () =>
-            finish({
-              statusCode: response.statusCode ?? null,
-              responseBody: Buffer.concat(chunks).subarray(0, STORED_BODY_BYTES).toString('utf8'),
-              error: null,
+      const send = (retried: boolean) => {
+        const request = (secure ? https : http).request(
+          target,
+          {
+            method: 'POST',
+            agent: secure ? this.#https : this.#http,
+            headers: { ...headers, 'content-length': String(payload.length) },
+          },
+          (response) => {
+            const chunks: Buffer[] = [];
+            let size = 0;
+            response.on('data', (chunk: Buffer) => {
+              if (size < READ_CAP_BYTES) chunks.push(chunk);
+              size += chunk.length;
+              // A receiver streaming without end must not hold the attempt (or our memory).
+              if (size >= READ_CAP_BYTES) response.destroy();
             });
-          response.on('end', end);
-          response.on('close', end);
-          response.on('error', end);
-        },
-      );
-      const timer = setTimeout(() => {
-        request.destroy(new Error(`timeout: no complete response within ${this.#timeoutMs / 1000} s`));
-      }, this.#timeoutMs);
-      request.on('error', (err: NodeJS.ErrnoException) => {
-        const forbidden = err instanceof ForbiddenTargetError || err.name === 'ForbiddenTargetError';
-        const code = forbidden ? 'forbidden_target' : err.message.startsWith('timeout:') ? null : (err.code ?? 'connection_error');
-        finish({ statusCode: null, responseBody: null, error: code ? `${code}: ${err.message}` : err.message });
-      });
-      request.end(payload);
+            const end = () =>
+              finish({
+                statusCode: response.statusCode ?? null,
+                responseBody: Buffer.concat(chunks).subarray(0, STORED_BODY_BYTES).toString('utf8'),
+                error: null,
+              });
+            response.on('end', end);
+            response.on('close', end);
+            response.on('error', end);
+          },
+        );
+        clearTimeout(timer);
+        timer = setTimeout(() => {
+          request.destroy(new Error(`timeout: no complete response within ${this.#timeoutMs / 1000} s`));
+        }, this.#timeoutMs);
+        request.on('error', (err: NodeJS.ErrnoException) => {
+          // A pooled connection the receiver closed just as we reused it (its keep-alive
+          // timeout): the request never reached it. Sent once more on a new connection, as
+          // Node's documentation advises (`request.reusedSocket`), instead of a failed attempt
+          // and a retry minutes later (docs/architecture.md "Jobs", the outbox).
+          if (!retried && !settled && request.reusedSocket && err.code === 'ECONNRESET') return send(true);
+          const forbidden = err instanceof ForbiddenTargetError || err.name === 'ForbiddenTargetError';
+          const code = forbidden ? 'forbidden_target' : err.message.startsWith('timeout:') ? null : (err.code ?? 'connection_error');
+          finish({ statusCode: null, responseBody: null, error: code ? `${code}: ${err.message}` : err.message });
+        });
+        request.end(payload);
+      };
+      send(false);
     });
   }
 
