@@ -32,8 +32,7 @@ export function winAnsiByte(ch: string): number | undefined {
 
 /** Whether the standard PDF fonts (WinAnsi encoding) and ZPL's font 0 print the character as is. */
 export function isWinAnsi(ch: string): boolean {
-  const cp = ch.codePointAt(0)!;
-  return (cp >= 0x20 && cp <= 0x7e) || (cp >= 0xa0 && cp <= 0xff) || WIN_ANSI_EXTRAS.has(ch);
+  return winAnsiByte(ch) !== undefined;
 }
 
 function isControl(cp: number): boolean {

@@ -82,7 +82,11 @@ export class WebhookTransport {
     const payload = Buffer.from(body, 'utf8');
     return new Promise<AttemptResult>((resolve) => {
       let settled = false;
-      let timer: NodeJS.Timeout | undefined;
+      let current: http.ClientRequest | undefined;
+      // One deadline for the attempt, the resend included.
+      const timer = setTimeout(() => {
+        current?.destroy(new Error(`timeout: no complete response within ${this.#timeoutMs / 1000} s`));
+      }, this.#timeoutMs);
       const finish = (r: Omit<AttemptResult, 'latencyMs'>) => {
         if (settled) return;
         settled = true;
@@ -117,10 +121,7 @@ export class WebhookTransport {
             response.on('error', end);
           },
         );
-        clearTimeout(timer);
-        timer = setTimeout(() => {
-          request.destroy(new Error(`timeout: no complete response within ${this.#timeoutMs / 1000} s`));
-        }, this.#timeoutMs);
+        current = request;
         request.on('error', (err: NodeJS.ErrnoException) => {
           // A pooled connection the receiver closed just as we reused it (its keep-alive
           // timeout): the request never reached it. Sent once more on a new connection, as
