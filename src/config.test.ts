@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, DEFAULT_HEAP_GROWING_PERCENT, DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_WEBHOOK_LEASE_SECONDS, loadConfig } from './config.js';
+import { ConfigError, DEFAULT_HEAP_GROWING_PERCENT, DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_WEBHOOK_LEASE_SECONDS, loadConfig, testConfig } from './config.js';
 
 describe('loadConfig', () => {
   it('has defaults that run the service on the embedded database', () => {
@@ -81,5 +81,14 @@ describe('loadConfig', () => {
     expect(DEFAULT_REQUEST_TIMEOUT_MS).toBe(20_000);
     expect(loadConfig({}).requestTimeoutMs).toBe(DEFAULT_REQUEST_TIMEOUT_MS);
     expect(loadConfig({ REQUEST_TIMEOUT_MS: '5000' }).requestTimeoutMs).toBe(5_000);
+  });
+});
+
+describe('password hash cost', () => {
+  it('is 2^15 whatever the environment says; only testConfig lowers it', () => {
+    expect(loadConfig({}).passwordHashCost).toBe(2 ** 15);
+    expect(loadConfig({ NODE_ENV: 'test', PASSWORD_HASH_COST: '1024' }).passwordHashCost).toBe(2 ** 15);
+    expect(loadConfig({ NODE_ENV: 'production', ENCRYPTION_KEY: 'a'.repeat(64) }).passwordHashCost).toBe(2 ** 15);
+    expect(testConfig().passwordHashCost).toBe(2 ** 10);
   });
 });

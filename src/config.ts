@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { PASSWORD_HASH_COST } from './platform/crypto.js';
 
 /**
  * The only reader of the environment. Parsed once at start; a bad value stops the process
@@ -68,6 +69,11 @@ export interface Config {
   heapGrowingPercent: number;
   /** Bearer token /metrics requires (METRICS_TOKEN); in production /metrics is 404 without one. */
   metricsToken?: string;
+  /**
+   * scrypt's cost N for new password hashes: always 2^15 when read from the environment; only
+   * testConfig lowers it (a suite makes thousands of accounts, and a hash records its own N).
+   */
+  passwordHashCost: number;
   version: string;
 }
 
@@ -218,11 +224,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     batchItemConcurrency: wholeNumber(env.BATCH_ITEM_CONCURRENCY, 'BATCH_ITEM_CONCURRENCY', 1, 64),
     heapGrowingPercent: wholeNumber(env.HEAP_GROWING_PERCENT, 'HEAP_GROWING_PERCENT', 0, 400) ?? DEFAULT_HEAP_GROWING_PERCENT,
     metricsToken,
+    passwordHashCost: PASSWORD_HASH_COST,
     version: readVersion(),
   };
 }
 
-/** A config for tests and tools: defaults plus overrides, never reading the environment. */
+/**
+ * A config for tests and tools: defaults plus overrides, never reading the environment. Passwords
+ * are hashed at scrypt N=2^10 (~3 ms instead of ~90: most of a suite's CPU went to hashing the
+ * passwords of the accounts its tests make), the same code at a lower cost.
+ */
 export function testConfig(overrides: Partial<Config> = {}): Config {
-  return { ...loadConfig({ NODE_ENV: 'test', SEED_DEMO: '0' }), ...overrides };
+  return { ...loadConfig({ NODE_ENV: 'test', SEED_DEMO: '0' }), passwordHashCost: 2 ** 10, ...overrides };
 }

@@ -26,13 +26,17 @@ function scrypt(password: string, salt: Buffer, keylen: number, opts: ScryptOpti
   return new Promise((resolve, reject) => scryptCb(password, salt, keylen, opts, (err, key) => (err ? reject(err) : resolve(key))));
 }
 
-// scrypt N=2^15 (~90 ms) runs on libuv's thread pool, so logins do not block the event loop.
-const SCRYPT = { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
+/**
+ * scrypt's cost N for new hashes: 2^15 (~90 ms), run on libuv's thread pool so logins do not
+ * block the event loop. Each hash carries its own N, so one made at another cost still verifies.
+ */
+export const PASSWORD_HASH_COST = 2 ** 15;
+const SCRYPT = { r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
 
-export async function hashPassword(password: string): Promise<string> {
+export async function hashPassword(password: string, cost = PASSWORD_HASH_COST): Promise<string> {
   const salt = randomBytes(16);
-  const key = await scrypt(password, salt, 32, SCRYPT);
-  return `scrypt$${SCRYPT.N}$${SCRYPT.r}$${SCRYPT.p}$${salt.toString('base64')}$${key.toString('base64')}`;
+  const key = await scrypt(password, salt, 32, { ...SCRYPT, N: cost });
+  return `scrypt$${cost}$${SCRYPT.r}$${SCRYPT.p}$${salt.toString('base64')}$${key.toString('base64')}`;
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
@@ -56,9 +60,13 @@ export function secretsEqual(given: string, expected: string): boolean {
   return timingSafeEqual(createHash('sha256').update(given).digest(), createHash('sha256').update(expected).digest());
 }
 
-let dummyHash: Promise<string> | undefined;
-/** A hash of a password nobody knows, so an unknown email costs the same time as a wrong password. */
-export function dummyPasswordHash(): Promise<string> {
-  dummyHash ??= hashPassword(randomBase62(24));
-  return dummyHash;
+const dummyHashes = new Map<number, Promise<string>>();
+/**
+ * A hash of a password nobody knows, at the cost real ones are made at, so an unknown email costs
+ * the same time as a wrong password.
+ */
+export function dummyPasswordHash(cost = PASSWORD_HASH_COST): Promise<string> {
+  let hash = dummyHashes.get(cost);
+  if (!hash) dummyHashes.set(cost, (hash = hashPassword(randomBase62(24), cost)));
+  return hash;
 }

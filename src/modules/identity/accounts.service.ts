@@ -43,7 +43,7 @@ export class AccountsService {
     if (!input.workspace_name.trim()) details.push({ field: 'workspace_name', message: 'must not be empty' });
     if (details.length) throw validationError(details);
 
-    const passwordHash = await hashPassword(input.password);
+    const passwordHash = await hashPassword(input.password, this.deps.config.passwordHashCost);
     const autoApprove = await this.autoApprove();
     try {
       return await this.deps.db.transaction().execute(async (trx) => {
@@ -83,7 +83,7 @@ export class AccountsService {
 
     const account = await repo.findAccountByEmail(this.deps.db, email);
     // Same work and the same answer whether the email is unknown or the password wrong.
-    const ok = await verifyPassword(input.password, account?.password_hash ?? (await dummyPasswordHash()));
+    const ok = await verifyPassword(input.password, account?.password_hash ?? (await dummyPasswordHash(this.deps.config.passwordHashCost)));
     if (!account || !ok) {
       await Promise.all([this.deps.counters.hit(accountKey, LOGIN_WINDOW_MS), this.deps.counters.hit(ipKey, LOGIN_WINDOW_MS)]);
       throw new AppError('invalid_credentials');
@@ -218,7 +218,7 @@ export class AccountsService {
   async ensureSuperAdmin(email: string, password: string): Promise<AccountRow> {
     const existing = await repo.findAccountByEmail(this.deps.db, email);
     const unchanged = existing !== undefined && (await verifyPassword(password, existing.password_hash));
-    const passwordHash = unchanged ? existing.password_hash : await hashPassword(password);
+    const passwordHash = unchanged ? existing.password_hash : await hashPassword(password, this.deps.config.passwordHashCost);
     if (existing) {
       return this.deps.db.transaction().execute(async (trx) => {
         const updated = (await repo.updateAccount(trx, existing.id, { role: 'super_admin', status: 'active', password_hash: passwordHash }))!;

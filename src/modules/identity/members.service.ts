@@ -170,7 +170,7 @@ export class MembersService {
       if ((input.password ?? '').length < 10) details.push({ field: 'password', message: 'must be at least 10 characters' });
       if (details.length) throw validationError(details);
     }
-    const passwordHash = input.accountId === undefined ? await hashPassword(input.password!) : null;
+    const passwordHash = input.accountId === undefined ? await hashPassword(input.password!, this.deps.config.passwordHashCost) : null;
     let joined: { accountId: string; email: string; workspaceId: string; role: WorkspaceRole };
     try {
       joined = await this.deps.db.transaction().execute(async (trx) => {

@@ -54,7 +54,7 @@ export class PasswordResetsService {
    */
   async complete(token: string, password: string, meta: RequestMeta & { keepSessionHash?: string }): Promise<void> {
     if (password.length < 10) throw validationError([{ field: 'password', message: 'must be at least 10 characters' }]);
-    const passwordHash = await hashPassword(password);
+    const passwordHash = await hashPassword(password, this.deps.config.passwordHashCost);
     const now = this.deps.now();
     await this.deps.db.transaction().execute(async (trx) => {
       const row = await trx.selectFrom('password_resets').selectAll().where('token_hash', '=', sha256Hex(token)).forUpdate().executeTakeFirst();
