@@ -1,4 +1,5 @@
 import type { LookupFunction } from 'node:net';
+import { setImmediate } from 'node:timers/promises';
 import type { Deps } from '../../platform/deps.js';
 import type { Executor } from '../../platform/db/types.js';
 import { retryWhileDatabaseUnavailable } from '../../platform/db/connection-errors.js';
@@ -22,6 +23,12 @@ import { ATTEMPT_TIMEOUT_MS, WebhookTransport, type AttemptResult } from './webh
 export const DELIVER_QUEUE = 'webhooks.deliver';
 /** Deliveries claimed (and sent concurrently) per round. */
 export const CLAIM_BATCH = 100;
+/**
+ * Per round on the embedded database, which runs in the service's own thread: a round's claim
+ * and record of 100 deliveries held it (and every request waiting on it) for 30–60 ms; rounds of
+ * 25 let requests in between (docs/architecture.md, "Jobs").
+ */
+export const EMBEDDED_CLAIM_BATCH = 25;
 /** One job delivers for at most this long, then hands over to a fresh job (fairness, expiry). */
 const JOB_BUDGET_MS = 60_000;
 /**
@@ -79,9 +86,11 @@ export class WebhookDispatcher {
   /** A claim outlives the attempt timeout plus recording; after it a crashed worker's rows are free. */
   readonly #leaseSeconds: number;
   readonly #recordRetryMs: number;
+  readonly #claimBatch: number;
 
   constructor(deps: Deps, options: DispatcherOptions = {}) {
     this.#deps = deps;
+    this.#claimBatch = deps.database.engine === 'pglite' ? EMBEDDED_CLAIM_BATCH : CLAIM_BATCH;
     this.#box = createSecretBox(deps.config);
     const timeoutMs = options.timeoutMs ?? ATTEMPT_TIMEOUT_MS;
     this.#transport = new WebhookTransport({ allowPrivateTargets: deps.config.webhookAllowPrivateTargets, lookup: options.lookup, timeoutMs });
@@ -98,20 +107,25 @@ export class WebhookDispatcher {
       if (signal?.aborted) return total;
       const sent = await this.runBatch();
       total += sent;
-      if (sent < CLAIM_BATCH) return total;
+      if (sent < this.#claimBatch) return total;
       // More is due: the relay's next job carries on, so this one ends well before it expires.
       if (Date.now() - started > JOB_BUDGET_MS) return total;
+      // Let waiting requests in between rounds: on the embedded database a round's statements
+      // can all complete without the event loop turning (docs/architecture.md, "Jobs").
+      await setImmediate();
     }
   }
 
   /** One round: claim, send, record. Returns how many were claimed. */
-  async runBatch(limit = CLAIM_BATCH): Promise<number> {
+  async runBatch(limit = this.#claimBatch): Promise<number> {
     const { db } = this.#deps;
     const claimed = await claimDueDeliveries(db, limit, this.#leaseSeconds);
     if (claimed.length === 0) return 0;
     const settings = settingsService(this.#deps);
     const [maxAttempts, schedule] = await Promise.all([settings.get('webhooks.max_attempts'), settings.get('webhooks.retry_schedule_seconds')]);
-    const outcomes = await Promise.all(claimed.map(async (d) => this.#outcome(d, await this.#attempt(d), maxAttempts, schedule)));
+    // A round's deliveries mostly share a few endpoints: each endpoint's secrets are opened once.
+    const secrets = new Map<string, string[] | null>();
+    const outcomes = await Promise.all(claimed.map(async (d) => this.#outcome(d, await this.#attempt(d, secrets), maxAttempts, schedule)));
 
     const health = new Map<string, { endpoint_id: string; succeeded: boolean; failed_at: string | null; gone: boolean }>();
     for (const o of outcomes) {
@@ -135,13 +149,27 @@ export class WebhookDispatcher {
     return claimed.length;
   }
 
-  async #attempt(d: ClaimedDelivery): Promise<AttemptResult & { attemptedAt: string }> {
+  /** The endpoint's signing secrets (the previous one too while it is valid); null when they cannot be read. */
+  #secrets(d: ClaimedDelivery, opened: Map<string, string[] | null>): string[] | null {
+    const previous = d.previous_secret_sealed && d.previous_secret_valid ? d.previous_secret_sealed : null;
+    const key = `${d.endpoint_id} ${d.secret_sealed} ${previous ?? ''}`;
+    let secrets = opened.get(key);
+    if (secrets === undefined) {
+      try {
+        secrets = [this.#box.open(d.secret_sealed, d.endpoint_id)];
+        if (previous) secrets.push(this.#box.open(previous, d.endpoint_id));
+      } catch {
+        secrets = null;
+      }
+      opened.set(key, secrets);
+    }
+    return secrets;
+  }
+
+  async #attempt(d: ClaimedDelivery, opened: Map<string, string[] | null>): Promise<AttemptResult & { attemptedAt: string }> {
     const attemptedAt = this.#deps.now().toISOString();
-    let secrets: string[];
-    try {
-      secrets = [this.#box.open(d.secret_sealed, d.endpoint_id)];
-      if (d.previous_secret_sealed && d.previous_secret_valid) secrets.push(this.#box.open(d.previous_secret_sealed, d.endpoint_id));
-    } catch {
+    const secrets = this.#secrets(d, opened);
+    if (!secrets) {
       // A key change made the secret unreadable: nothing can be signed; logged as the attempt's error.
       return { attemptedAt, statusCode: null, latencyMs: 0, responseBody: null, error: 'signing_failed: the endpoint secret cannot be read; rotate it' };
     }
