@@ -15,6 +15,7 @@ import { createJobQueue, type JobQueue } from './platform/jobs/index.js';
 import { loggerOptions } from './platform/logger.js';
 import type { DestinationStream } from 'pino';
 import { registerAccessLog } from './platform/http/access-log.js';
+import { requestsInFlight } from './platform/http/in-flight.js';
 import { lazyRequestLogger } from './platform/http/request-logger.js';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './platform/http/error-handler.js';
 import { registerJsonParser } from './platform/http/json-parser.js';
@@ -189,8 +190,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
     // The hooks every request runs are callback-style where they never wait: an async hook costs
     // a promise and a microtask per request even when it returns at once.
+    // On the embedded database, background rounds wait for a moment without requests (in-flight.ts).
+    const inFlight = database.engine === 'pglite' ? requestsInFlight(deps) : null;
     app.addHook('onRequest', (request, reply, done) => {
       reply.header('x-request-id', request.id);
+      inFlight?.opened(reply.raw);
       done();
     });
     registerErrorHandling(app);

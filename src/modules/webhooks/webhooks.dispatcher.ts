@@ -7,6 +7,7 @@ import type { Environment } from '../../platform/context.js';
 import type { EventHook } from '../events/index.js';
 import { createSecretBox, type SecretBox } from '../../platform/secret-box.js';
 import { settingsService } from '../settings/index.js';
+import { requestsInFlight } from '../../platform/http/in-flight.js';
 import {
   claimDueDeliveries,
   insertSubscribedDeliveries,
@@ -29,6 +30,8 @@ export const CLAIM_BATCH = 100;
  * 25 let requests in between (docs/architecture.md, "Jobs").
  */
 export const EMBEDDED_CLAIM_BATCH = 25;
+/** There, each round first waits up to this long for a moment without requests (platform/http/in-flight.ts). */
+const ROUND_WAIT_MS = 20;
 /** One job delivers for at most this long, then hands over to a fresh job (fairness, expiry). */
 const JOB_BUDGET_MS = 60_000;
 /**
@@ -87,10 +90,12 @@ export class WebhookDispatcher {
   readonly #leaseSeconds: number;
   readonly #recordRetryMs: number;
   readonly #claimBatch: number;
+  readonly #embedded: boolean;
 
   constructor(deps: Deps, options: DispatcherOptions = {}) {
     this.#deps = deps;
-    this.#claimBatch = deps.database.engine === 'pglite' ? EMBEDDED_CLAIM_BATCH : CLAIM_BATCH;
+    this.#embedded = deps.database.engine === 'pglite';
+    this.#claimBatch = this.#embedded ? EMBEDDED_CLAIM_BATCH : CLAIM_BATCH;
     this.#box = createSecretBox(deps.config);
     const timeoutMs = options.timeoutMs ?? ATTEMPT_TIMEOUT_MS;
     this.#transport = new WebhookTransport({ allowPrivateTargets: deps.config.webhookAllowPrivateTargets, lookup: options.lookup, timeoutMs });
@@ -105,6 +110,7 @@ export class WebhookDispatcher {
     let total = 0;
     for (;;) {
       if (signal?.aborted) return total;
+      if (this.#embedded) await requestsInFlight(this.#deps).gap(ROUND_WAIT_MS);
       const sent = await this.runBatch();
       total += sent;
       if (sent < this.#claimBatch) return total;
