@@ -21,8 +21,13 @@ export function limitHeapGrowth(percent: number): void {
  * tasks as it likes. Each task's compiler memory comes from a malloc arena of its own, which
  * glibc keeps once the peak has passed: one task held a process with only PGlite in it ~20 MiB
  * lower at its peak (README "Memory"). The hot code ends the same, only reached a little later.
- * Read when a compilation starts, so setting it before the database opens is enough.
+ * A function is recompiled once it has run ~100 MB of its code (V8's default: 1.8 MB): the
+ * database's own start-up no longer sends hundreds of functions it runs only then to the
+ * optimiser, whose work held the start back by ~0.25 s (docs/architecture.md, "Start-up"); the
+ * functions queries keep running still get there within moments of load.
+ * Read when a compilation starts, so setting them before the database opens is enough.
  */
 export function limitWasmCompilation(): void {
   setFlagsFromString('--wasm-num-compilation-tasks=1');
+  setFlagsFromString('--wasm-tiering-budget=100000000');
 }
