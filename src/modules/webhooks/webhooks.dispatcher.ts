@@ -26,7 +26,7 @@ export const DELIVER_QUEUE = 'webhooks.deliver';
 export const CLAIM_BATCH = 100;
 /**
  * Per round on the embedded database, which runs in the service's own thread: a round's claim
- * and record of 100 deliveries held it (and every request waiting on it) for 30–60 ms; rounds of
+ * and record of 100 deliveries held it (and every request waiting on it) for 30–70 ms; rounds of
  * 25 let requests in between (docs/architecture.md, "Jobs").
  */
 export const EMBEDDED_CLAIM_BATCH = 25;
