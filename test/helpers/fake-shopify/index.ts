@@ -49,6 +49,8 @@ export interface FakeShopifyRequest {
   body: unknown;
   headers: http.IncomingHttpHeaders;
   problems: string[];
+  /** The operation ran against the shop (not refused: token, validation, a fault, throttled). */
+  applied?: boolean;
 }
 
 export interface FakeShopifyOptions {
@@ -185,6 +187,7 @@ export async function startFakeShopify(options: FakeShopifyOptions = {}) {
       });
     }
     const ctx = { shop, scopes, problems: [] as string[] };
+    entry.applied = true;
     const result = await run(schema, prepared, (body as { variables?: unknown }).variables, ctx);
     if (ctx.problems.length) {
       entry.problems.push(...ctx.problems);
