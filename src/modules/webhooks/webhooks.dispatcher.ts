@@ -7,7 +7,7 @@ import type { Environment } from '../../platform/context.js';
 import type { EventHook } from '../events/index.js';
 import { createSecretBox, type SecretBox } from '../../platform/secret-box.js';
 import { settingsService } from '../settings/index.js';
-import { requestsInFlight } from '../../platform/http/in-flight.js';
+import { requestsInFlight, type RequestsInFlight } from '../../platform/http/in-flight.js';
 import {
   claimDueDeliveries,
   insertSubscribedDeliveries,
@@ -90,12 +90,14 @@ export class WebhookDispatcher {
   readonly #leaseSeconds: number;
   readonly #recordRetryMs: number;
   readonly #claimBatch: number;
-  readonly #embedded: boolean;
+  /** The process's requests in flight, on the embedded database only (rounds wait for a moment without them). */
+  readonly #inFlight: RequestsInFlight | null;
 
   constructor(deps: Deps, options: DispatcherOptions = {}) {
     this.#deps = deps;
-    this.#embedded = deps.database.engine === 'pglite';
-    this.#claimBatch = this.#embedded ? EMBEDDED_CLAIM_BATCH : CLAIM_BATCH;
+    const embedded = deps.database.engine === 'pglite';
+    this.#inFlight = embedded ? requestsInFlight(deps) : null;
+    this.#claimBatch = embedded ? EMBEDDED_CLAIM_BATCH : CLAIM_BATCH;
     this.#box = createSecretBox(deps.config);
     const timeoutMs = options.timeoutMs ?? ATTEMPT_TIMEOUT_MS;
     this.#transport = new WebhookTransport({ allowPrivateTargets: deps.config.webhookAllowPrivateTargets, lookup: options.lookup, timeoutMs });
@@ -110,7 +112,7 @@ export class WebhookDispatcher {
     let total = 0;
     for (;;) {
       if (signal?.aborted) return total;
-      if (this.#embedded) await requestsInFlight(this.#deps).gap(ROUND_WAIT_MS);
+      await this.#inFlight?.gap(ROUND_WAIT_MS);
       const sent = await this.runBatch();
       total += sent;
       if (sent < this.#claimBatch) return total;
