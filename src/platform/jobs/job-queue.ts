@@ -246,6 +246,20 @@ export function resolveWorkOptions(options: WorkOptions = {}): ResolvedWorkOptio
   return { concurrency, batchSize, pollingIntervalMs: Math.round(polling * 1000) };
 }
 
+/** How far an idle worker's wait strays from its interval, either way (a fraction of it). */
+export const POLL_SPREAD = 0.25;
+
+/**
+ * How long an idle worker waits before it asks its queue again: its interval, give or take a
+ * quarter at random. Every queue's worker starts at the same moment, most with the same
+ * interval, and each ask is a statement (on the embedded engine, milliseconds of the service's
+ * one thread): waits of exactly the interval kept them in step, so they all asked at once
+ * (docs/architecture.md, "Jobs").
+ */
+export function pollDelayMs(intervalMs: number, random: () => number = Math.random): number {
+  return Math.round(intervalMs * (1 - POLL_SPREAD + 2 * POLL_SPREAD * random()));
+}
+
 /** What we store as a failed attempt's output: enough to debug, nothing that is not JSON. */
 export function toJobError(err: unknown): JobError {
   if (err instanceof Error) return { name: err.name, message: err.message, stack: err.stack };

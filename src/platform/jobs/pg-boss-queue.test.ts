@@ -294,6 +294,36 @@ describe('several workers', () => {
   });
 });
 
+describe('idle workers', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('ask their queues again at different moments, not all at once', async () => {
+    // Known draws instead of Math.random's, one per worker as each finds its queue empty.
+    const draws = [0, 1 / 3, 2 / 3, 0.999];
+    let n = 0;
+    vi.spyOn(Math, 'random').mockImplementation(() => draws[n++ % draws.length]);
+    const queue = makeQueue();
+    const names = Array.from({ length: draws.length }, (_, i) => `idle.spread${i}`);
+    const pickedAt = new Map<string, number>();
+    for (const name of names) await queue.work(name, async () => void pickedAt.set(name, performance.now()), { pollingIntervalSeconds: 1 });
+    await queue.start();
+    // Every worker has asked once and found nothing; a job for each arrives, sent where no worker
+    // is woken by it: each is found at its worker's next ask.
+    await sleep(300);
+    const outside = new PgBoss({
+      db: { executeSql: async (text: string, values: unknown[]) => handle.db.executeQuery(CompiledQuery.raw(text, values)) as Promise<{ rows: any[] }> },
+    });
+    for (const name of names) await outside.send(name, {});
+    await waitFor(() => pickedAt.size === names.length, 5_000, 'every queue to find its job');
+    const times = [...pickedAt.values()];
+    // Waits of exactly the interval: the next asks come together (within what the four statements
+    // take one after another, tens of milliseconds on the embedded engine). Spread: 750 to 1,250 ms.
+    expect(Math.max(...times) - Math.min(...times)).toBeGreaterThan(300);
+  });
+});
+
 describe('stop', () => {
   it('waits for an active handler to finish, then leaves no timers behind', async () => {
     const q = makeQueue();

@@ -9,6 +9,7 @@ import {
   fromJobOutput,
   JOB_DEFAULTS,
   JobTimeoutError,
+  pollDelayMs,
   resolveSendOptions,
   resolveWorkOptions,
   toJobError,
@@ -419,7 +420,7 @@ export class PgBossQueue implements JobQueue {
       }
       // Claimed jobs run even if stop() began meanwhile: stop() waits for them.
       for (const job of jobs) this.#run(worker, job);
-      if (jobs.length < wanted && !this.#stopping) await this.#pause(worker, pollingIntervalMs);
+      if (jobs.length < wanted && !this.#stopping) await this.#pause(worker, pollDelayMs(pollingIntervalMs));
     }
   }
 
