@@ -11,10 +11,10 @@ import { requestsInFlight, type RequestsInFlight } from '../../platform/http/in-
 import {
   claimDueDeliveries,
   insertSubscribedDeliveries,
-  recordAttempts,
-  updateEndpointHealth,
+  recordRound,
   type AttemptOutcome,
   type ClaimedDelivery,
+  type EndpointHealth,
 } from './webhooks.repo.js';
 import { TEST_EVENT_TYPE } from './webhooks.schemas.js';
 import { DELIVERY_ID_HEADER, EVENT_TYPE_HEADER, SIGNATURE_HEADER, signatureHeader } from './webhooks.signing.js';
@@ -135,7 +135,7 @@ export class WebhookDispatcher {
     const secrets = new Map<string, string[] | null>();
     const outcomes = await Promise.all(claimed.map(async (d) => this.#outcome(d, await this.#attempt(d, secrets), maxAttempts, schedule)));
 
-    const health = new Map<string, { endpoint_id: string; succeeded: boolean; failed_at: string | null; gone: boolean }>();
+    const health = new Map<string, EndpointHealth>();
     for (const o of outcomes) {
       const h = health.get(o.endpoint_id) ?? { endpoint_id: o.endpoint_id, succeeded: false, failed_at: null, gone: false };
       if (o.status === 'delivered') h.succeeded = true;
@@ -146,14 +146,7 @@ export class WebhookDispatcher {
     // Retries need no job of their own: the relay sees them once next_attempt_at has passed.
     // The requests went out: through a database blip, keep trying to record them (well within
     // the lease), or they would be sent again when it ends.
-    await retryWhileDatabaseUnavailable(
-      () =>
-        db.transaction().execute(async (trx) => {
-          await recordAttempts(trx, outcomes);
-          await updateEndpointHealth(trx, [...health.values()], DISABLE_AFTER_SECONDS);
-        }),
-      this.#recordRetryMs,
-    );
+    await retryWhileDatabaseUnavailable(() => recordRound(db, outcomes, [...health.values()], DISABLE_AFTER_SECONDS), this.#recordRetryMs);
     return claimed.length;
   }
 

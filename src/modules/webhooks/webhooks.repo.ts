@@ -199,28 +199,31 @@ export interface ClaimedDelivery {
  * (SKIP LOCKED now, the lease after commit), and a crashed dispatcher's claim runs out. One
  * statement returns each with its endpoint's URL and secrets and its event's envelope.
  */
+const CLAIM_SQL = `with due as (
+  select d.id from webhook_deliveries d
+    join webhook_endpoints e on e.id = d.endpoint_id
+   where d.status in ('pending', 'failed') and d.next_attempt_at <= now()
+     and (d.locked_until is null or d.locked_until < now()) and e.enabled
+   order by d.next_attempt_at
+   limit $1::int
+   for update of d skip locked
+), claimed as (
+  update webhook_deliveries d set locked_until = now() + make_interval(secs => $2::double precision)
+    from due where d.id = due.id
+  returning d.id, d.workspace_id, d.environment, d.endpoint_id, d.attempt_count, d.attempt_limit, d.event_id
+)
+select c.id, c.workspace_id, c.environment, c.endpoint_id, c.attempt_count, c.attempt_limit,
+       e.url, e.secret_sealed, e.previous_secret_sealed,
+       coalesce(e.previous_secret_expires_at > now(), false) as previous_secret_valid,
+       ev.id as event_id, ev.type as event_type, ev.data as event_data, ev.created_at as event_created_at
+  from claimed c
+  join webhook_endpoints e on e.id = c.endpoint_id
+  join events ev on ev.id = c.event_id`;
+// Every dispatcher round runs it: a named prepared statement (see nameStatement).
+nameStatement(CLAIM_SQL, 'webhooks.claim');
+
 export async function claimDueDeliveries(executor: Executor, limit: number, leaseSeconds: number): Promise<ClaimedDelivery[]> {
-  const { rows } = await sql<ClaimedDelivery>`
-    with due as (
-      select d.id from webhook_deliveries d
-        join webhook_endpoints e on e.id = d.endpoint_id
-       where d.status in ('pending', 'failed') and d.next_attempt_at <= now()
-         and (d.locked_until is null or d.locked_until < now()) and e.enabled
-       order by d.next_attempt_at
-       limit ${limit}
-       for update of d skip locked
-    ), claimed as (
-      update webhook_deliveries d set locked_until = now() + make_interval(secs => ${leaseSeconds})
-        from due where d.id = due.id
-      returning d.id, d.workspace_id, d.environment, d.endpoint_id, d.attempt_count, d.attempt_limit, d.event_id
-    )
-    select c.id, c.workspace_id, c.environment, c.endpoint_id, c.attempt_count, c.attempt_limit,
-           e.url, e.secret_sealed, e.previous_secret_sealed,
-           coalesce(e.previous_secret_expires_at > now(), false) as previous_secret_valid,
-           ev.id as event_id, ev.type as event_type, ev.data as event_data, ev.created_at as event_created_at
-      from claimed c
-      join webhook_endpoints e on e.id = c.endpoint_id
-      join events ev on ev.id = c.event_id`.execute(executor);
+  const { rows } = await executor.executeQuery(CompiledQuery.raw(CLAIM_SQL, [limit, leaseSeconds]) as CompiledQuery<ClaimedDelivery>);
   return rows;
 }
 
@@ -242,72 +245,80 @@ export interface AttemptOutcome {
   gone: boolean;
 }
 
-/**
- * Record a batch of attempts in one statement: the attempt rows, and each delivery's new
- * state. A delivery moves only from the attempt count it was claimed at, so an outcome
- * arriving twice (a job run twice) changes nothing the second time. Returns the moved ids.
- */
-export async function recordAttempts(executor: Executor, outcomes: AttemptOutcome[]): Promise<Set<string>> {
-  if (outcomes.length === 0) return new Set();
-  const { rows } = await sql<{ id: string }>`
-    with r as (
-      select * from jsonb_to_recordset(${JSON.stringify(outcomes)}::jsonb) as r(
-        delivery_id text, number int, attempted_at timestamptz, status_code int, latency_ms int,
-        response_body text, error text, status text, retry_in_seconds double precision)
-    ), moved as (
-      update webhook_deliveries d set
-        status = r.status,
-        attempt_count = r.number,
-        next_attempt_at = case when r.status = 'failed' then now() + make_interval(secs => r.retry_in_seconds) else null end,
-        locked_until = null,
-        last_attempt_at = r.attempted_at,
-        last_status_code = r.status_code,
-        last_error = r.error,
-        delivered_at = case when r.status = 'delivered' then now() else d.delivered_at end,
-        updated_at = now()
-      from r
-      where d.id = r.delivery_id and d.attempt_count = r.number - 1 and d.status in ('pending', 'failed')
-      returning d.id
-    ), attempts as (
-      insert into webhook_delivery_attempts (delivery_id, number, attempted_at, status_code, latency_ms, response_body, error)
-      select r.delivery_id, r.number, r.attempted_at, r.status_code, r.latency_ms, r.response_body, r.error
-        from r join moved on moved.id = r.delivery_id
-    )
-    select id from moved`.execute(executor);
-  return new Set(rows.map((r) => r.id));
+/** An endpoint's health after a round: whether any delivery succeeded, when the first failed, a 410. */
+export interface EndpointHealth {
+  endpoint_id: string;
+  succeeded: boolean;
+  failed_at: string | null;
+  gone: boolean;
 }
 
 /**
- * Endpoint health after a batch: a success clears `failing_since`; a failure starts it; an
- * endpoint failing for `disableAfterSeconds` without a success, or answered 410, is disabled
- * with its reason (PATCH enabled:true re-enables it). Time is the attempts' own (the
- * dispatcher's clock, Deps.now), so the rule runs on a test's clock as on the wall's.
+ * A round's outcomes, recorded in one statement (atomic by itself, so no transaction around it):
+ *
+ * - the attempt rows, and each delivery's new state. A delivery moves only from the attempt
+ *   count it was claimed at, so an outcome arriving twice (a job run twice) changes nothing the
+ *   second time;
+ * - each endpoint's health: a success clears `failing_since`; a failure starts it; an endpoint
+ *   failing for `disableAfterSeconds` without a success, or answered 410, is disabled with its
+ *   reason (PATCH enabled:true re-enables it). Time is the attempts' own (the dispatcher's clock,
+ *   Deps.now), so the rule runs on a test's clock as on the wall's.
+ *
+ * Returns how many deliveries moved. A named prepared statement (see nameStatement): on the
+ * embedded database a round's record had been a transaction of two statements, each planned
+ * anew (docs/architecture.md, "Jobs").
  */
-export async function updateEndpointHealth(
-  executor: Executor,
-  health: Array<{ endpoint_id: string; succeeded: boolean; failed_at: string | null; gone: boolean }>,
-  disableAfterSeconds: number,
-): Promise<void> {
-  if (health.length === 0) return;
-  await sql`
-    with h as (
-      select * from jsonb_to_recordset(${JSON.stringify(health)}::jsonb) as h(endpoint_id text, succeeded boolean, failed_at timestamptz, gone boolean)
-    )
-    update webhook_endpoints e set
-      failing_since = case when h.succeeded then null else coalesce(e.failing_since, h.failed_at) end,
-      enabled = case
-        when h.gone then false
-        when not h.succeeded and coalesce(e.failing_since, h.failed_at) <= h.failed_at - make_interval(secs => ${disableAfterSeconds}) then false
-        else e.enabled end,
-      disabled_reason = case
-        when h.gone and e.enabled then 'The receiver answered 410 Gone.'
-        when e.enabled and not h.succeeded and coalesce(e.failing_since, h.failed_at) <= h.failed_at - make_interval(secs => ${disableAfterSeconds})
-          then 'Every delivery failed for 3 days.'
-        else e.disabled_reason end,
-      disabled_at = case
-        when e.enabled and (h.gone or (not h.succeeded and coalesce(e.failing_since, h.failed_at) <= h.failed_at - make_interval(secs => ${disableAfterSeconds})))
-          then now()
-        else e.disabled_at end,
-      updated_at = now()
-    from h where e.id = h.endpoint_id`.execute(executor);
+const RECORD_ROUND_SQL = `with r as (
+  select * from jsonb_to_recordset($1::jsonb) as r(
+    delivery_id text, number int, attempted_at timestamptz, status_code int, latency_ms int,
+    response_body text, error text, status text, retry_in_seconds double precision)
+), moved as (
+  update webhook_deliveries d set
+    status = r.status,
+    attempt_count = r.number,
+    next_attempt_at = case when r.status = 'failed' then now() + make_interval(secs => r.retry_in_seconds) else null end,
+    locked_until = null,
+    last_attempt_at = r.attempted_at,
+    last_status_code = r.status_code,
+    last_error = r.error,
+    delivered_at = case when r.status = 'delivered' then now() else d.delivered_at end,
+    updated_at = now()
+  from r
+  where d.id = r.delivery_id and d.attempt_count = r.number - 1 and d.status in ('pending', 'failed')
+  returning d.id
+), attempts as (
+  insert into webhook_delivery_attempts (delivery_id, number, attempted_at, status_code, latency_ms, response_body, error)
+  select r.delivery_id, r.number, r.attempted_at, r.status_code, r.latency_ms, r.response_body, r.error
+    from r join moved on moved.id = r.delivery_id
+), h as (
+  select h.*, h.failed_at - make_interval(secs => $3::double precision) as disable_before
+    from jsonb_to_recordset($2::jsonb) as h(endpoint_id text, succeeded boolean, failed_at timestamptz, gone boolean)
+), health as (
+  update webhook_endpoints e set
+    failing_since = case when h.succeeded then null else coalesce(e.failing_since, h.failed_at) end,
+    enabled = case
+      when h.gone then false
+      when not h.succeeded and coalesce(e.failing_since, h.failed_at) <= h.disable_before then false
+      else e.enabled end,
+    disabled_reason = case
+      when h.gone and e.enabled then 'The receiver answered 410 Gone.'
+      when e.enabled and not h.succeeded and coalesce(e.failing_since, h.failed_at) <= h.disable_before
+        then 'Every delivery failed for 3 days.'
+      else e.disabled_reason end,
+    disabled_at = case
+      when e.enabled and (h.gone or (not h.succeeded and coalesce(e.failing_since, h.failed_at) <= h.disable_before))
+        then now()
+      else e.disabled_at end,
+    updated_at = now()
+  from h where e.id = h.endpoint_id
+)
+select count(*)::int as moved from moved`;
+nameStatement(RECORD_ROUND_SQL, 'webhooks.record_round');
+
+export async function recordRound(executor: Executor, outcomes: AttemptOutcome[], health: EndpointHealth[], disableAfterSeconds: number): Promise<number> {
+  if (outcomes.length === 0 && health.length === 0) return 0;
+  const { rows } = await executor.executeQuery(
+    CompiledQuery.raw(RECORD_ROUND_SQL, [JSON.stringify(outcomes), JSON.stringify(health), disableAfterSeconds]) as CompiledQuery<{ moved: number }>,
+  );
+  return rows[0]?.moved ?? 0;
 }
