@@ -41,7 +41,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { SIZES, judge, type Context } from './lib/context.js';
 import { CONNECTIONS, DURATION, QUICK, WARMUP } from './lib/measure.js';
-import { memoryMiB, resetPeakMemory, sleep, stopAll } from './lib/proc.js';
+import { memoryMiB, resetPeakMemory, stopAll } from './lib/proc.js';
 import { gitInfo, load, machine, markdown, writeResults, type Report } from './lib/report.js';
 import { ADMIN_URL, ENGINE_NAMES, postgresReachable, Service, type Engine } from './lib/service.js';
 import { batchRows } from './rows/batch.js';
@@ -137,7 +137,7 @@ async function benchEngine(engine: Engine, work: string, report: Report): Promis
 
     await service.start({ profile: PROFILE ? path.resolve('bench/profiles') : undefined });
     // Let the background schema compilation and rate-data warm-up (1 s after listening) finish.
-    await sleep(QUICK ? 1000 : 2500);
+    await service.settled(QUICK ? 5_000 : 20_000);
 
     const loadRows = ['health', 'rates-options', 'rates', 'rates-new', 'order'].filter(want);
     const peakReset = resetPeakMemory(service.pid);

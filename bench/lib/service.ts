@@ -7,7 +7,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { PGLITE_CONF } from '../../src/platform/db/pglite-config.js';
-import { findProcess, port, runNode, spawnLogged, stop, waitHealthy, waitOutput, type Logged } from './proc.js';
+import { cpuMs, findProcess, port, runNode, sleep, spawnLogged, stop, waitHealthy, waitOutput, type Logged } from './proc.js';
 
 export type Engine = 'pglite' | 'postgres';
 export const ENGINE_NAMES: Record<Engine, string> = { pglite: 'PGlite', postgres: 'PostgreSQL' };
@@ -124,6 +124,24 @@ export class Service {
     this.#pid = findProcess(child.pid!, 'scripts/start.mjs') ?? undefined;
     if (!this.#pid) throw new Error(`no node process runs scripts/start.mjs under npm start (pid ${child.pid})`);
     return ms;
+  }
+
+  /**
+   * Waits until the work a start leaves running is done: the background schema compilation, the
+   * rate data and the database's optimising compiler keep the process busy (well above one core,
+   * on several threads) for 2–4 s after /health answers. Rows measure the service after it, as a
+   * user's service is long after its start: until its CPU over half a second is under a fifth of
+   * a core, at most `maxMs`. Resolves to the milliseconds waited.
+   */
+  async settled(maxMs = 20_000): Promise<number> {
+    const started = performance.now();
+    for (let before = cpuMs(this.pid); performance.now() - started < maxMs;) {
+      await sleep(500);
+      const now = cpuMs(this.pid);
+      if (!(now - before >= 100)) break; // NaN (no /proc) ends the wait too
+      before = now;
+    }
+    return Math.round(performance.now() - started);
   }
 
   async stop(): Promise<void> {

@@ -6,7 +6,6 @@
 import { judge, round, type Context } from '../lib/context.js';
 import { RATE_BODY } from '../lib/fixtures.js';
 import { QUICK, throughput, type Throughput } from '../lib/measure.js';
-import { sleep } from '../lib/proc.js';
 
 const SIDES = ['default', 'warn', 'default', 'warn'] as const;
 
@@ -18,13 +17,13 @@ export async function loggingRow(ctx: Context): Promise<void> {
     for (const side of SIDES) {
       await service.stop();
       await service.start(side === 'warn' ? { env: { LOG_LEVEL: 'warn' } } : {});
-      await sleep(QUICK ? 1000 : 2500);
+      await service.settled(QUICK ? 5_000 : 20_000);
       runs[side].push(await throughput(job, service.pid));
     }
   } finally {
     await service.stop();
     await service.start();
-    await sleep(QUICK ? 1000 : 2500);
+    await service.settled(QUICK ? 5_000 : 20_000);
   }
   const logged = mean(runs.default);
   const quiet = mean(runs.warn);
