@@ -247,7 +247,7 @@ export function resolveWorkOptions(options: WorkOptions = {}): ResolvedWorkOptio
 }
 
 /** How far an idle worker's wait strays from its interval, either way (a fraction of it). */
-export const POLL_SPREAD = 0.25;
+const POLL_SPREAD = 0.25;
 
 /**
  * How long an idle worker waits before it asks its queue again: its interval, give or take a
@@ -256,8 +256,8 @@ export const POLL_SPREAD = 0.25;
  * one thread): waits of exactly the interval kept them in step, so they all asked at once
  * (docs/architecture.md, "Jobs").
  */
-export function pollDelayMs(intervalMs: number, random: () => number = Math.random): number {
-  return Math.round(intervalMs * (1 - POLL_SPREAD + 2 * POLL_SPREAD * random()));
+export function pollDelayMs(intervalMs: number): number {
+  return Math.round(intervalMs * (1 - POLL_SPREAD + 2 * POLL_SPREAD * Math.random()));
 }
 
 /** What we store as a failed attempt's output: enough to debug, nothing that is not JSON. */
