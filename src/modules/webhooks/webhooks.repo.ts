@@ -264,9 +264,8 @@ export interface EndpointHealth {
  *   reason (PATCH enabled:true re-enables it). Time is the attempts' own (the dispatcher's clock,
  *   Deps.now), so the rule runs on a test's clock as on the wall's.
  *
- * Returns how many deliveries moved. A named prepared statement (see nameStatement): on the
- * embedded database a round's record had been a transaction of two statements, each planned
- * anew (docs/architecture.md, "Jobs").
+ * A named prepared statement (see nameStatement): on the embedded database a round's record had
+ * been a transaction of two statements, each planned anew (docs/architecture.md, "Jobs").
  */
 const RECORD_ROUND_SQL = `with r as (
   select * from jsonb_to_recordset($1::jsonb) as r(
@@ -293,32 +292,27 @@ const RECORD_ROUND_SQL = `with r as (
 ), h as (
   select h.*, h.failed_at - make_interval(secs => $3::double precision) as disable_before
     from jsonb_to_recordset($2::jsonb) as h(endpoint_id text, succeeded boolean, failed_at timestamptz, gone boolean)
-), health as (
-  update webhook_endpoints e set
-    failing_since = case when h.succeeded then null else coalesce(e.failing_since, h.failed_at) end,
-    enabled = case
-      when h.gone then false
-      when not h.succeeded and coalesce(e.failing_since, h.failed_at) <= h.disable_before then false
-      else e.enabled end,
-    disabled_reason = case
-      when h.gone and e.enabled then 'The receiver answered 410 Gone.'
-      when e.enabled and not h.succeeded and coalesce(e.failing_since, h.failed_at) <= h.disable_before
-        then 'Every delivery failed for 3 days.'
-      else e.disabled_reason end,
-    disabled_at = case
-      when e.enabled and (h.gone or (not h.succeeded and coalesce(e.failing_since, h.failed_at) <= h.disable_before))
-        then now()
-      else e.disabled_at end,
-    updated_at = now()
-  from h where e.id = h.endpoint_id
 )
-select count(*)::int as moved from moved`;
+update webhook_endpoints e set
+  failing_since = case when h.succeeded then null else coalesce(e.failing_since, h.failed_at) end,
+  enabled = case
+    when h.gone then false
+    when not h.succeeded and coalesce(e.failing_since, h.failed_at) <= h.disable_before then false
+    else e.enabled end,
+  disabled_reason = case
+    when h.gone and e.enabled then 'The receiver answered 410 Gone.'
+    when e.enabled and not h.succeeded and coalesce(e.failing_since, h.failed_at) <= h.disable_before
+      then 'Every delivery failed for 3 days.'
+    else e.disabled_reason end,
+  disabled_at = case
+    when e.enabled and (h.gone or (not h.succeeded and coalesce(e.failing_since, h.failed_at) <= h.disable_before))
+      then now()
+    else e.disabled_at end,
+  updated_at = now()
+from h where e.id = h.endpoint_id`;
 nameStatement(RECORD_ROUND_SQL, 'webhooks.record_round');
 
-export async function recordRound(executor: Executor, outcomes: AttemptOutcome[], health: EndpointHealth[], disableAfterSeconds: number): Promise<number> {
-  if (outcomes.length === 0 && health.length === 0) return 0;
-  const { rows } = await executor.executeQuery(
-    CompiledQuery.raw(RECORD_ROUND_SQL, [JSON.stringify(outcomes), JSON.stringify(health), disableAfterSeconds]) as CompiledQuery<{ moved: number }>,
-  );
-  return rows[0]?.moved ?? 0;
+export async function recordRound(executor: Executor, outcomes: AttemptOutcome[], health: EndpointHealth[], disableAfterSeconds: number): Promise<void> {
+  if (outcomes.length === 0 && health.length === 0) return;
+  await executor.executeQuery(CompiledQuery.raw(RECORD_ROUND_SQL, [JSON.stringify(outcomes), JSON.stringify(health), disableAfterSeconds]));
 }
