@@ -137,7 +137,7 @@ async function benchEngine(engine: Engine, work: string, report: Report): Promis
 
     await service.start({ profile: PROFILE ? path.resolve('bench/profiles') : undefined });
     // Let the background schema compilation and rate-data warm-up (1 s after listening) finish.
-    await service.settled(QUICK ? 5_000 : 20_000);
+    await service.settled();
 
     const loadRows = ['health', 'rates-options', 'rates', 'rates-new', 'order'].filter(want);
     const peakReset = resetPeakMemory(service.pid);

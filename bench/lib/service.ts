@@ -7,6 +7,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { PGLITE_CONF } from '../../src/platform/db/pglite-config.js';
+import { QUICK } from './measure.js';
 import { cpuMs, findProcess, port, runNode, sleep, spawnLogged, stop, waitHealthy, waitOutput, type Logged } from './proc.js';
 
 export type Engine = 'pglite' | 'postgres';
@@ -131,9 +132,9 @@ export class Service {
    * rate data and the database's optimising compiler keep the process busy (well above one core,
    * on several threads) for 2–4 s after /health answers. Rows measure the service after it, as a
    * user's service is long after its start: until its CPU over half a second is under a fifth of
-   * a core, at most `maxMs`. Resolves to the milliseconds waited.
+   * a core, at most `maxMs` (5 s in a quick run). Resolves to the milliseconds waited.
    */
-  async settled(maxMs = 20_000): Promise<number> {
+  async settled(maxMs = QUICK ? 5_000 : 20_000): Promise<number> {
     const started = performance.now();
     for (let before = cpuMs(this.pid); performance.now() - started < maxMs;) {
       await sleep(500);

@@ -5,7 +5,7 @@
 // left running, the default side carried their heap and caches and the warn side did not.
 import { judge, round, type Context } from '../lib/context.js';
 import { RATE_BODY } from '../lib/fixtures.js';
-import { QUICK, throughput, type Throughput } from '../lib/measure.js';
+import { throughput, type Throughput } from '../lib/measure.js';
 
 const SIDES = ['default', 'warn', 'default', 'warn'] as const;
 
@@ -17,13 +17,13 @@ export async function loggingRow(ctx: Context): Promise<void> {
     for (const side of SIDES) {
       await service.stop();
       await service.start(side === 'warn' ? { env: { LOG_LEVEL: 'warn' } } : {});
-      await service.settled(QUICK ? 5_000 : 20_000);
+      await service.settled();
       runs[side].push(await throughput(job, service.pid));
     }
   } finally {
     await service.stop();
     await service.start();
-    await service.settled(QUICK ? 5_000 : 20_000);
+    await service.settled();
   }
   const logged = mean(runs.default);
   const quiet = mean(runs.warn);
