@@ -266,8 +266,15 @@ export interface EndpointHealth {
  *
  * A named prepared statement (see nameStatement): on the embedded database a round's record had
  * been a transaction of two statements, each planned anew (docs/architecture.md, "Jobs").
+ *
+ * The deliveries are found by primary key whatever the planner knows: the embedded database
+ * never analyzes, and without statistics a plain join to the outcomes had read every due
+ * delivery (through the due index, whose predicate `status in ('pending', 'failed')` matched)
+ * to update a round's 25, a cost that grew with a failing endpoint's backlog. Hence the id list
+ * beside the join, and "not delivered nor dead", which is "pending or failed" by the column's
+ * check but does not match that index's predicate.
  */
-const RECORD_ROUND_SQL = `with r as (
+export const RECORD_ROUND_SQL = `with r as (
   select * from jsonb_to_recordset($1::jsonb) as r(
     delivery_id text, number int, attempted_at timestamptz, status_code int, latency_ms int,
     response_body text, error text, status text, retry_in_seconds double precision)
@@ -283,7 +290,8 @@ const RECORD_ROUND_SQL = `with r as (
     delivered_at = case when r.status = 'delivered' then now() else d.delivered_at end,
     updated_at = now()
   from r
-  where d.id = r.delivery_id and d.attempt_count = r.number - 1 and d.status in ('pending', 'failed')
+  where d.id = any(array(select delivery_id from r)) and d.id = r.delivery_id
+    and d.attempt_count = r.number - 1 and d.status not in ('delivered', 'dead')
   returning d.id
 ), attempts as (
   insert into webhook_delivery_attempts (delivery_id, number, attempted_at, status_code, latency_ms, response_body, error)
