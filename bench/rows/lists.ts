@@ -34,13 +34,18 @@ export async function listRows(ctx: Context): Promise<void> {
   for (const size of sizes) {
     const statements: string[] = [];
     for (let from = seeded + 1; from <= size; from += CHUNK) statements.push(seedOrdersSql(tenant.workspaceId, from, Math.min(size, from + CHUNK - 1), base));
-    statements.push('analyze orders');
+    const inserts = statements.length;
+    // PostgreSQL's autovacuum analyzes a table this grown within a minute; the embedded database
+    // never analyzes (it runs no autovacuum), so there the pages are read as its users read them,
+    // without statistics.
+    if (engine === 'postgres') statements.push('analyze orders');
     const t0 = performance.now();
     const { ms } = await service.sql(statements);
-    const seedSeconds = ms.slice(0, -1).reduce((a, b) => a + b, 0) / 1000;
+    const seedSeconds = ms.slice(0, inserts).reduce((a, b) => a + b, 0) / 1000;
     const added = size - seeded;
     seeded = size;
-    const seedNote = `${label(added)} rows seeded in ${round(seedSeconds, 1)} s (${Math.round(added / seedSeconds)} rows/s; ${round((performance.now() - t0) / 1000, 1)} s with analyze${engine === 'pglite' ? ' and the restart around it' : ''})`;
+    const around = engine === 'pglite' ? 'with the restart around it' : 'with analyze';
+    const seedNote = `${label(added)} rows seeded in ${round(seedSeconds, 1)} s (${Math.round(added / seedSeconds)} rows/s; ${round((performance.now() - t0) / 1000, 1)} s ${around})`;
 
     // Both pages read for a while, one request at a time, after a warm-up (statement, caches;
     // on PGlite the service has just restarted around the seeding).
