@@ -1,5 +1,5 @@
 import { deflateSync } from 'node:zlib';
-import PDFDocument from 'pdfkit';
+import { Encodings, Font, FontNames } from '@pdf-lib/standard-fonts';
 import type { Primitive } from './labels.layout.js';
 import { DPI, LABEL_HEIGHT_PT, LABEL_WIDTH_PT, LETTER, LETTER_OFFSET } from './labels.page.js';
 import { isWinAnsi, winAnsiByte } from './labels.text.js';
@@ -11,8 +11,8 @@ import { isWinAnsi, winAnsiByte } from './labels.text.js';
  * it looking up kerning pairs and turning each drawing operation into bytes), this ~1.2 ms with
  * the layout and barcode, and a label is drawn for every purchase and batch item
  * (docs/architecture.md "Labels"). What is drawn is the same: the same fonts (Helvetica and
- * Helvetica-Bold, not embedded, WinAnsiEncoding), the same positions, text set with pdfkit's own
- * metrics and kerning (taken from pdfkit, below).
+ * Helvetica-Bold, not embedded, WinAnsiEncoding), the same positions, text set with the metrics
+ * and kerning pdfkit uses (below).
  */
 export interface PdfDocumentInfo {
   title: string;
@@ -35,36 +35,36 @@ export function writable(prims: readonly Primitive[]): boolean {
 export const LETTER_CAPTION = 'Cut along the dashed line and attach the label to the largest side of the package.';
 
 /**
- * Helvetica's metrics as pdfkit knows them: each character's width and each pair's kerning, in
- * thousandths of the font size, asked of pdfkit's public `widthOfString` once per character and
- * per pair met, then kept.
+ * Helvetica's metrics: each character's width and each pair's kerning, in thousandths of the font
+ * size, from Adobe's metrics of the standard fonts as `@pdf-lib/standard-fonts` holds them (the
+ * same numbers pdfkit sets text with: every WinAnsi character and pair compared equal). Not
+ * pdfkit itself: loading it cost the render thread ~120 ms and ~10 MiB before its first label.
  */
 class StandardMetrics {
   private readonly widths = new Map<number, number>();
   private readonly kerns = new Map<number, number>();
-  private readonly doc: PDFKit.PDFDocument;
+  private readonly font: Font;
 
-  constructor(private readonly font: 'Helvetica' | 'Helvetica-Bold') {
-    this.doc = new PDFDocument({ autoFirstPage: false });
-  }
-
-  private measure(text: string): number {
-    return this.doc.font(this.font).fontSize(1000).widthOfString(text);
+  constructor(name: 'Helvetica' | 'Helvetica-Bold') {
+    this.font = Font.load(name === 'Helvetica' ? FontNames.Helvetica : FontNames.HelveticaBold);
   }
 
   width(code: number, ch: string): number {
     let w = this.widths.get(code);
-    if (w === undefined) this.widths.set(code, (w = this.measure(ch)));
+    if (w === undefined) this.widths.set(code, (w = this.font.getWidthOfGlyph(glyphName(ch)) ?? 0));
     return w;
   }
 
   kern(a: number, aCh: string, b: number, bCh: string): number {
     const key = (a << 8) | b;
     let k = this.kerns.get(key);
-    if (k === undefined) this.kerns.set(key, (k = this.measure(aCh + bCh) - this.width(a, aCh) - this.width(b, bCh)));
+    if (k === undefined) this.kerns.set(key, (k = this.font.getXAxisKerningForPair(glyphName(aCh), glyphName(bCh)) ?? 0));
     return k;
   }
 }
+
+/** The glyph a WinAnsi character prints (the writer only sets text that WinAnsi holds: `writable`). */
+const glyphName = (ch: string) => Encodings.WinAnsi.encodeUnicodeCodePoint(ch.codePointAt(0)!).name;
 
 let metrics: { regular: StandardMetrics; bold: StandardMetrics } | undefined;
 const metricsOf = (bold: boolean) => {

@@ -1,4 +1,3 @@
-import PDFDocument from 'pdfkit';
 import { layoutLabel, type Primitive } from './labels.layout.js';
 import { DPI, LABEL_HEIGHT_PT, LABEL_WIDTH_PT, LETTER, LETTER_OFFSET } from './labels.page.js';
 import { drawPdfText } from './labels.pdf-text.js';
@@ -130,6 +129,8 @@ export async function renderPdf(labels: LabelData[], page: PdfPage, via?: 'pdfki
 }
 
 async function renderWithPdfkit(pages: readonly PdfPageSpec[], { title, created }: PdfDocumentInfo): Promise<Buffer> {
+  // Loaded for the labels that need it only: the render thread starts without it (~120 ms, ~10 MiB).
+  const { default: PDFDocument } = await import('pdfkit');
   const doc = new PDFDocument({
     autoFirstPage: false,
     // No default font: useSharedFonts below provides both.
