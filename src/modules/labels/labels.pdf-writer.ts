@@ -38,7 +38,8 @@ export const LETTER_CAPTION = 'Cut along the dashed line and attach the label to
  * Helvetica's metrics: each character's width and each pair's kerning, in thousandths of the font
  * size, from Adobe's metrics of the standard fonts as `@pdf-lib/standard-fonts` holds them (the
  * same numbers pdfkit sets text with: every WinAnsi character and pair compared equal). Not
- * pdfkit itself: loading it cost the render thread ~120 ms and ~10 MiB before its first label.
+ * pdfkit itself: loading it had made a new render thread's first label ~95 ms slower and the
+ * thread ~12 MiB larger (docs/architecture.md "Labels").
  */
 class StandardMetrics {
   private readonly widths = new Map<number, number>();

@@ -129,7 +129,7 @@ export async function renderPdf(labels: LabelData[], page: PdfPage, via?: 'pdfki
 }
 
 async function renderWithPdfkit(pages: readonly PdfPageSpec[], { title, created }: PdfDocumentInfo): Promise<Buffer> {
-  // Loaded for the labels that need it only: the render thread starts without it (~120 ms, ~10 MiB).
+  // Loaded for the labels that need it only: the render thread starts without it (docs/architecture.md "Labels").
   const { default: PDFDocument } = await import('pdfkit');
   const doc = new PDFDocument({
     autoFirstPage: false,
