@@ -47,21 +47,48 @@ describe('the access log of the built service', () => {
 
   it('a crash flushes the lines still waiting to be written', { timeout: 60_000 }, async () => {
     // 20,000 lines written at once, then an uncaught exception: the asynchronous destination has
-    // most of them pending when the process dies.
-    const script = `
-      import pino from 'pino';
-      import { serviceLogDestination } from './src/platform/logger.ts';
-      const log = pino(serviceLogDestination());
-      for (let i = 0; i < 20000; i++) log.info({ i }, 'line');
-      setImmediate(() => { throw new Error('crash'); });
-    `;
-    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-    expect(code).not.toBe(0);
-    const indices = parse(out).map((l) => (l as { i: number }).i);
-    expect(indices.length).toBe(20000);
-    expect(new Set(indices).size).toBe(20000);
+    // most of them pending when the process dies. Three lines are fewer than one write gathers:
+    // all three wait in the buffer.
+    for (const count of [20000, 3]) {
+      const { code, out } = await runLogScript(`
+        for (let i = 0; i < ${count}; i++) log.info({ i }, 'line');
+        setImmediate(() => { throw new Error('crash'); });
+      `);
+      expect(code).not.toBe(0);
+      const indices = parse(out).map((l) => (l as { i: number }).i);
+      expect(indices.length).toBe(count);
+      expect(new Set(indices).size).toBe(count);
+    }
+  });
+
+  it('a lone line of a quiet process is written within a moment, not held for others', { timeout: 60_000 }, async () => {
+    // One line, then nothing for 5 s: it must appear while the process still runs.
+    let seenAt: number | undefined;
+    const started = performance.now();
+    const { out } = await runLogScript(`log.info({ i: 1 }, 'alone'); setTimeout(() => {}, 5000);`, (text) => {
+      if (seenAt === undefined && text.includes('"alone"')) seenAt = performance.now();
+    });
+    expect(parse(out).filter((l) => l.msg === 'alone')).toHaveLength(1);
+    expect(seenAt).toBeDefined();
+    // The process lives 5 s after the line (plus its start): seen well before that means written by the destination's timer, not the exit.
+    expect(seenAt! - started).toBeLessThan(4000);
   });
 });
+
+/** Runs a script that logs through serviceLogDestination (`log`), as the service does; resolves to its exit code and output. */
+async function runLogScript(body: string, onOutput?: (soFar: string) => void): Promise<{ code: number | null; out: string }> {
+  const script = `
+    import pino from 'pino';
+    import { serviceLogDestination } from './src/platform/logger.ts';
+    const log = pino(serviceLogDestination());
+    ${body}
+  `;
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (d) => {
+    out += d;
+    onOutput?.(out);
+  });
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  return { code, out };
+}
