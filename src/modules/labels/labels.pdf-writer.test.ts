@@ -84,4 +84,18 @@ describe.skipIf(!poppler)('the direct PDF writer', () => {
     expect(body.toString('latin1')).toMatch(/FontFile2/);
     expect(rasterise(body).text).toContain('Иван Петров');
   });
+
+  it('sends a whole set to pdfkit when a later label needs it, every page in order', async () => {
+    // The writer lays out and writes one page at a time: it meets the Cyrillic label on page 3.
+    const names = ['First Buyer', 'Second Buyer', 'Иван Петров', 'Fourth Buyer'];
+    const body = await renderPdf(
+      names.map((name) => label({ ship_to: { ...shipTo, name } })),
+      'label_4x6',
+    );
+    expect(body.toString('latin1')).toMatch(/FontFile2/);
+    const text = rasterise(body).text;
+    const at = names.map((name) => text.indexOf(name));
+    expect(at.every((i) => i >= 0)).toBe(true);
+    expect([...at].sort((a, b) => a - b)).toEqual(at);
+  });
 });

@@ -166,8 +166,14 @@ const pdfString = (s: string) => `(${s.replace(/[^\x20-\x7e]/g, '?').replace(/[\
 /** `D:YYYYMMDDHHmmssZ`, as pdfkit writes dates. */
 const pdfDate = (d: Date) => `D:${d.toISOString().replace(/[-:T]/g, '').slice(0, 14)}Z`;
 
-/** The whole file: catalog, pages, the two fonts, information, then each page and its content. */
-export function writeLabelPdf(pages: readonly PdfPageSpec[], info: PdfDocumentInfo): Buffer {
+/**
+ * The whole file: catalog, pages, the two fonts, information, then each page and its content;
+ * null when a page holds text this writer cannot set (labels.pdf.ts then uses pdfkit). Each page
+ * is asked for (`page(i)`) when it is written and kept only as its bytes, each content stream
+ * copied out of the 16 KB buffer zlib returns it in: a merged file of 10,000 labels had held
+ * every page's layout and a 16 KB buffer per ~1 KB stream (docs/architecture.md "Labels").
+ */
+export function writeLabelPdf(count: number, page: (i: number) => PdfPageSpec, info: PdfDocumentInfo): Buffer | null {
   const parts: Buffer[] = [];
   const offsets: number[] = [];
   let length = 0;
@@ -176,24 +182,21 @@ export function writeLabelPdf(pages: readonly PdfPageSpec[], info: PdfDocumentIn
     length += b.length;
   };
   push(Buffer.from('%PDF-1.3\n%\xff\xff\xff\xff\n', 'latin1'));
-  const object = (id: number, body: string | Buffer[]) => {
+  const object = (id: number, body: string) => {
     offsets[id] = length;
-    if (typeof body === 'string') push(Buffer.from(`${id} 0 obj\n${body}\nendobj\n`, 'latin1'));
-    else {
-      push(Buffer.from(`${id} 0 obj\n`, 'latin1'));
-      for (const b of body) push(b);
-      push(Buffer.from('\nendobj\n', 'latin1'));
-    }
+    push(Buffer.from(`${id} 0 obj\n${body}\nendobj\n`, 'latin1'));
   };
   const FIRST_PAGE = 6;
-  const kids = pages.map((_, i) => `${FIRST_PAGE + 2 * i} 0 R`).join(' ');
+  const kids = Array.from({ length: count }, (_, i) => `${FIRST_PAGE + 2 * i} 0 R`).join(' ');
   object(1, '<<\n/Type /Catalog\n/Pages 2 0 R\n>>');
-  object(2, `<<\n/Type /Pages\n/Count ${pages.length}\n/Kids [${kids}]\n>>`);
+  object(2, `<<\n/Type /Pages\n/Count ${count}\n/Kids [${kids}]\n>>`);
   object(3, '<<\n/Type /Font\n/BaseFont /Helvetica\n/Subtype /Type1\n/Encoding /WinAnsiEncoding\n>>');
   object(4, '<<\n/Type /Font\n/BaseFont /Helvetica-Bold\n/Subtype /Type1\n/Encoding /WinAnsiEncoding\n>>');
   const created = info.created ? `\n/CreationDate (${pdfDate(info.created)})` : '';
   object(5, `<<\n/Producer (shipping-service)\n/Creator (shipping-service)\n/Title ${pdfString(info.title)}${created}\n>>`);
-  pages.forEach((spec, i) => {
+  for (let i = 0; i < count; i++) {
+    const spec = page(i);
+    if (!writable(spec.prims)) return null;
     const id = FIRST_PAGE + 2 * i;
     const { ops, w, h } = pageOps(spec);
     object(
@@ -201,9 +204,12 @@ export function writeLabelPdf(pages: readonly PdfPageSpec[], info: PdfDocumentIn
       `<<\n/Type /Page\n/Parent 2 0 R\n/MediaBox [0 0 ${w} ${h}]\n/Contents ${id + 1} 0 R\n/Resources <<\n/ProcSet [/PDF /Text]\n/Font <<\n/F1 3 0 R\n/F2 4 0 R\n>>\n>>\n>>`,
     );
     const stream = deflateSync(Buffer.from(ops, 'latin1'));
-    object(id + 1, [Buffer.from(`<<\n/Length ${stream.length}\n/Filter /FlateDecode\n>>\nstream\n`, 'latin1'), stream, Buffer.from('\nendstream', 'latin1')]);
-  });
-  const size = FIRST_PAGE + 2 * pages.length;
+    const head = Buffer.from(`${id + 1} 0 obj\n<<\n/Length ${stream.length}\n/Filter /FlateDecode\n>>\nstream\n`, 'latin1');
+    const tail = Buffer.from('\nendstream\nendobj\n', 'latin1');
+    offsets[id + 1] = length;
+    push(Buffer.concat([head, stream, tail]));
+  }
+  const size = FIRST_PAGE + 2 * count;
   const xrefAt = length;
   let xref = `xref\n0 ${size}\n0000000000 65535 f \n`;
   for (let id = 1; id < size; id++) xref += `${String(offsets[id]).padStart(10, '0')} 00000 n \n`;

@@ -1,7 +1,7 @@
 import { layoutLabel, type Primitive } from './labels.layout.js';
 import { DPI, LABEL_HEIGHT_PT, LABEL_WIDTH_PT, LETTER, LETTER_OFFSET } from './labels.page.js';
 import { drawPdfText } from './labels.pdf-text.js';
-import { LETTER_CAPTION, writable, writeLabelPdf, type PdfDocumentInfo, type PdfPageSpec } from './labels.pdf-writer.js';
+import { LETTER_CAPTION, writeLabelPdf, type PdfDocumentInfo, type PdfPageSpec } from './labels.pdf-writer.js';
 import type { LabelData } from './labels.types.js';
 
 /**
@@ -123,9 +123,15 @@ export async function renderPdf(labels: LabelData[], page: PdfPage, via?: 'pdfki
     title: labels.length === 1 && first ? `Shipping label ${first.tracking_number}` : `Shipping labels (${labels.length})`,
     created: first ? creationDate(first) : undefined,
   };
-  const pages = labels.map((data) => ({ prims: layoutLabel(data), page }));
-  if (via !== 'pdfkit' && pages.every((p) => writable(p.prims))) return writeLabelPdf(pages, info);
-  return renderWithPdfkit(pages, info);
+  const pageOf = (i: number): PdfPageSpec => ({ prims: layoutLabel(labels[i]!), page });
+  const direct = via === 'pdfkit' ? null : writeLabelPdf(labels.length, pageOf, info);
+  return (
+    direct ??
+    renderWithPdfkit(
+      labels.map((_, i) => pageOf(i)),
+      info,
+    )
+  );
 }
 
 async function renderWithPdfkit(pages: readonly PdfPageSpec[], { title, created }: PdfDocumentInfo): Promise<Buffer> {
