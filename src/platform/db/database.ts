@@ -4,7 +4,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PGliteDialect, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Tables } from './types.js';
-import { PGLITE_CONF } from './pglite-config.js';
+import { PGLITE_CONF, PGLITE_TYPES } from './pglite-config.js';
 import { lockDataDir } from './pglite-lock.js';
 import { useNamedStatements as usePGliteNamedStatements } from './pglite-statements.js';
 import { serveBackups, snapshotPGlite } from './pglite-backup.js';
@@ -123,6 +123,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
         dataDir: options.dataDir ? `file://${options.dataDir}/pgdata` : undefined,
         loadDataDir,
         postgresqlconf: PGLITE_CONF,
+        ...PGLITE_TYPES,
       });
       await instance.waitReady;
       await instance.query(`SET TIME ZONE 'UTC'`);

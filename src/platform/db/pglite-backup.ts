@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import { PGlite } from '@electric-sql/pglite';
 import { sql, type Kysely } from 'kysely';
-import { PGLITE_CONF } from './pglite-config.js';
+import { PGLITE_CONF, PGLITE_TYPES } from './pglite-config.js';
 import type { Tables } from './types.js';
 
 /**
@@ -181,6 +181,7 @@ export async function restorePGlite(dataDir: string, tarball: Uint8Array): Promi
       dataDir: `file://${scratch}`,
       loadDataDir: new Blob([new Uint8Array(tarball)], { type: 'application/x-gzip' }),
       postgresqlconf: PGLITE_CONF,
+      ...PGLITE_TYPES,
     });
     try {
       await pglite.waitReady;
