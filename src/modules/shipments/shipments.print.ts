@@ -31,7 +31,7 @@ const EXTENSION: Record<'pdf' | 'zpl', string> = { pdf: 'pdf', zpl: 'zpl' };
 export class LabelPrints {
   constructor(
     private readonly deps: Deps,
-    private readonly shipments: Pick<ShipmentsService, 'label' | 'labelData' | 'anyCarrierIssued' | 'anyWithDocuments'>,
+    private readonly shipments: Pick<ShipmentsService, 'label' | 'mergeSources'>,
     private readonly orders: Pick<OrdersService, 'getOrder'>,
     private readonly renderer: Pick<LabelRenderer, 'renderLabelSet'>,
   ) {}
@@ -50,14 +50,13 @@ export class LabelPrints {
     format: Exclude<LabelFormat, 'png_4x6'>,
     formatField = 'label_format',
   ): Promise<{ body: Buffer; content_type: string }> {
-    const merge =
-      (await this.shipments.anyCarrierIssued(scope, shipmentIds)) || (format !== 'zpl_4x6' && (await this.shipments.anyWithDocuments(scope, shipmentIds)));
-    if (merge) {
+    const sources = await this.shipments.mergeSources(scope, shipmentIds, format !== 'zpl_4x6');
+    if (sources.own_files) {
       const files = [];
       for (const id of shipmentIds) files.push(await this.shipmentFile(scope, id, format, formatField));
       return this.merged(files, format);
     }
-    const data = await this.shipments.labelData(scope, shipmentIds);
+    const { data } = sources;
     if (data.length === 0) throw new AppError('not_found', 'No labels to print.');
     const rendered = await this.renderer.renderLabelSet(data, format);
     return { body: rendered.body, content_type: rendered.content_type };

@@ -383,21 +383,22 @@ export class ShipmentsService {
   }
 
   /**
-   * What the labels of these shipments print, in the order given (a batch's merged file); the
-   * reference is the order id. Ids of another scope or of no shipment are left out.
+   * What a merged file of these shipments is made from, from one read of them (a batch's file
+   * reads 10,000): `own_files` when any label was issued by a real carrier (its own artifact, not
+   * ours to redraw) or, with `documents`, any PDF label carries customs documents after its page;
+   * else what each package's label prints, in the order given (the reference is the order id).
+   * Ids of another scope or of no shipment are left out.
    */
-  async labelData(scope: Scope, ids: readonly string[]): Promise<LabelData[]> {
-    const rows = new Map((await repo.findShipmentsByIds(this.deps.db, scope, ids)).map((r) => [r.id, r]));
+  async mergeSources(scope: Scope, ids: readonly string[], documents: boolean): Promise<{ own_files: true } | { own_files: false; data: LabelData[] }> {
+    const found = await repo.findShipmentsByIds(this.deps.db, scope, ids);
+    if (found.some(issuedByCarrier) || (documents && (await this.customsDocuments.anyHaveDocuments(scope, found)))) return { own_files: true };
+    const rows = new Map(found.map((r) => [r.id, r]));
     const carriers = await this.carriers;
-    return ids.flatMap((id) => {
+    const data = ids.flatMap((id) => {
       const r = rows.get(id);
       return r ? packageLabelData(r, carriers.get(r.carrier), r.order_id) : [];
     });
-  }
-
-  /** Whether any of these shipments' labels was issued by a real carrier (its own artifact, not ours to redraw). */
-  async anyCarrierIssued(scope: Scope, ids: readonly string[]): Promise<boolean> {
-    return (await repo.findShipmentsByIds(this.deps.db, scope, ids)).some(issuedByCarrier);
+    return { own_files: false, data };
   }
 
   /**
@@ -423,11 +424,6 @@ export class ShipmentsService {
   /** GET /v1/shipments/:id/documents/:type: the document's file (rendered on first download, then kept). */
   async document(scope: Scope, id: string, type: string): Promise<DocumentFile> {
     return this.customsDocuments.file(scope, await this.findOrThrow(scope, id), type);
-  }
-
-  /** Whether any of these shipments' PDF labels carries customs documents (a batch's file then merges each shipment's own). */
-  async anyWithDocuments(scope: Scope, ids: readonly string[]): Promise<boolean> {
-    return this.customsDocuments.anyHaveDocuments(scope, await repo.findShipmentsByIds(this.deps.db, scope, ids));
   }
 
   /** GET /v1/tracking/:id: a shipment id, or a number of the scope's (a label's, a package's, a tracker's). */
