@@ -124,13 +124,13 @@ export async function renderPdf(labels: LabelData[], page: PdfPage, via?: 'pdfki
     created: first ? creationDate(first) : undefined,
   };
   const pageOf = (i: number): PdfPageSpec => ({ prims: layoutLabel(labels[i]!), page });
-  const direct = via === 'pdfkit' ? null : writeLabelPdf(labels.length, pageOf, info);
-  return (
-    direct ??
-    renderWithPdfkit(
-      labels.map((_, i) => pageOf(i)),
-      info,
-    )
+  if (via !== 'pdfkit') {
+    const direct = writeLabelPdf(labels.length, pageOf, info);
+    if (direct) return direct;
+  }
+  return renderWithPdfkit(
+    labels.map((_, i) => pageOf(i)),
+    info,
   );
 }
 
