@@ -77,10 +77,13 @@ export async function batchRows(ctx: Context): Promise<void> {
   const busyRead = await latency(read, { repeatFor: Math.max(1, DURATION) }, service.pid);
   const purchased = await purchasing;
   const mem = memoryMiB(service.pid);
+  // The merged file's first download renders and stores it: its own peak, reported beside the batch's.
+  const labelPeakReset = resetPeakMemory(service.pid);
   const labelStarted = performance.now();
   const label = await fetch(`${service.base}/v1/batches/${purchased.batch.id}/label`, { headers: tenant.headers });
   const labelBytes = (await label.arrayBuffer()).byteLength;
   const labelSeconds = (performance.now() - labelStarted) / 1000;
+  const labelMem = labelPeakReset ? memoryMiB(service.pid) : null;
   const full = items === 10_000;
   // Both engines are judged (2 cores).
   const goalSeconds = engine === 'postgres' ? 30 : 60;
@@ -96,6 +99,7 @@ export async function batchRows(ctx: Context): Promise<void> {
       status: purchased.batch.status,
       failed: purchased.batch.counts.failed,
       merged_label: `${label.status}, ${round(labelSeconds, 1)} s, ${round(labelBytes / 2 ** 20, 1)} MiB`,
+      merged_label_peak_rss_mib: labelMem?.peak ?? null,
     },
     target: `10,000 labels < ${goalSeconds} s on ${engine === 'postgres' ? 'PostgreSQL' : 'PGlite'}`,
     met: full ? judge(purchased.seconds < goalSeconds && purchased.batch.counts.failed === 0) : null,
