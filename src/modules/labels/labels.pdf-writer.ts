@@ -26,7 +26,7 @@ export interface PdfPageSpec {
 }
 
 /** Whether every text of the page can be written by this writer. */
-export function writable(prims: readonly Primitive[]): boolean {
+function writable(prims: readonly Primitive[]): boolean {
   for (const p of prims) if (p.kind === 'text') for (const ch of p.text) if (!isWinAnsi(ch)) return false;
   return true;
 }
@@ -182,9 +182,11 @@ export function writeLabelPdf(count: number, page: (i: number) => PdfPageSpec, i
     length += b.length;
   };
   push(Buffer.from('%PDF-1.3\n%\xff\xff\xff\xff\n', 'latin1'));
-  const object = (id: number, body: string) => {
+  /** An object; with `stream`, a stream object whose dictionary is `body` (one exact-size copy: zlib returns a stream as a view of a 16 KB buffer). */
+  const object = (id: number, body: string, stream?: Buffer) => {
     offsets[id] = length;
-    push(Buffer.from(`${id} 0 obj\n${body}\nendobj\n`, 'latin1'));
+    if (!stream) push(Buffer.from(`${id} 0 obj\n${body}\nendobj\n`, 'latin1'));
+    else push(Buffer.concat([Buffer.from(`${id} 0 obj\n${body}\nstream\n`, 'latin1'), stream, Buffer.from('\nendstream\nendobj\n', 'latin1')]));
   };
   const FIRST_PAGE = 6;
   const kids = Array.from({ length: count }, (_, i) => `${FIRST_PAGE + 2 * i} 0 R`).join(' ');
@@ -204,10 +206,7 @@ export function writeLabelPdf(count: number, page: (i: number) => PdfPageSpec, i
       `<<\n/Type /Page\n/Parent 2 0 R\n/MediaBox [0 0 ${w} ${h}]\n/Contents ${id + 1} 0 R\n/Resources <<\n/ProcSet [/PDF /Text]\n/Font <<\n/F1 3 0 R\n/F2 4 0 R\n>>\n>>\n>>`,
     );
     const stream = deflateSync(Buffer.from(ops, 'latin1'));
-    const head = Buffer.from(`${id + 1} 0 obj\n<<\n/Length ${stream.length}\n/Filter /FlateDecode\n>>\nstream\n`, 'latin1');
-    const tail = Buffer.from('\nendstream\nendobj\n', 'latin1');
-    offsets[id + 1] = length;
-    push(Buffer.concat([head, stream, tail]));
+    object(id + 1, `<<\n/Length ${stream.length}\n/Filter /FlateDecode\n>>`, stream);
   }
   const size = FIRST_PAGE + 2 * count;
   const xrefAt = length;
