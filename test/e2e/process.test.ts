@@ -80,6 +80,7 @@ describe.runIf(inject('testDb').engine === 'pglite')('the service process on the
     expect(first.output()).toContain('Demo day ready');
     expect(node.argv.slice(1)).toEqual(['--max-semi-space-size=4', 'scripts/start.mjs']);
     expect(node.env).toContain('MALLOC_ARENA_MAX=2');
+    expect(node.env).toContain('MALLOC_MMAP_THRESHOLD_=131072');
 
     const second = start(await freePort());
     expect(await second.exited).toBe(1);
