@@ -1,6 +1,8 @@
 // The ceilings the service is compared with, each run by bench/run.ts as a
 // process of its own:
 //   node bench/anchors.mjs bare   <port> <payload file>          same JSON text for every request
+//   node bench/anchors.mjs floor-fastify <port> <payload file>   the rate query's floors (below)
+//   node bench/anchors.mjs floor-node    <port> <payload file>
 //   node bench/anchors.mjs pg     <port> <database url> <id> <workspace> <environment>
 //   node bench/anchors.mjs pglite <port> <data dir>     <id> <workspace> <environment>
 //     (with the service's PGlite settings as JSON in BENCH_PGLITE_CONF, bench/lib/measure.ts)
@@ -15,6 +17,11 @@
 // one rate query sent on to every fake UPS at once (undici keep-alive, the same Bearer-token call
 // the driver makes, a body built from the query) and answered when the last of them has: the
 // answers parsed and one JSON text sent back. No framework, no database, no auth, no mapping.
+// The two floors answer POST /v1/rates/query with the same JSON text as the bare anchor and do
+// nothing else a service must: floor-fastify is Fastify (the stack DESIGN.md names) with one
+// access line a request at `info`, through the service's log destination; floor-node reads and
+// parses the body in node:http and writes the same line. No auth, no validation, no quoting: what
+// any service on that stack pays before its own work, so the ceiling of the rate query's ratio.
 // Prints "ready" once listening.
 import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
@@ -61,6 +68,41 @@ if (kind === 'bare') {
       },
     );
   };
+} else if (kind === 'floor-fastify' || kind === 'floor-node') {
+  const payload = readFileSync(source, 'utf8');
+  const { default: pino } = await import('pino');
+  // The service's destination and line (src/platform/logger.ts, src/platform/http/access-log.ts).
+  const log = pino({ level: 'info', base: { service: 'shipping-service' } }, pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 100 }));
+  const line = (reqId, method, status, ms) => log.info({ reqId, method, route: '/v1/rates/query', status, ms }, 'request');
+  if (kind === 'floor-fastify') {
+    const { default: Fastify } = await import('fastify');
+    const app = Fastify({ logger: false });
+    app.post('/v1/rates/query', (request, reply) => {
+      reply.type('application/json; charset=utf-8').send(payload);
+    });
+    app.addHook('onResponse', (request, reply, done) => {
+      line(request.id, request.method, reply.statusCode, reply.elapsedTime);
+      done();
+    });
+    app.server.keepAliveTimeout = 60_000;
+    await app.listen({ port, host: '127.0.0.1' });
+    process.stdout.write('ready\n');
+    process.on('SIGTERM', () => process.exit(0));
+    handler = null;
+  } else {
+    let n = 0;
+    handler = (req, res) => {
+      const started = performance.now();
+      const chunks = [];
+      req.on('data', (c) => chunks.push(c));
+      req.on('end', () => {
+        JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+        res.end(payload);
+        line(`req-${++n}`, req.method, 200, performance.now() - started);
+      });
+    };
+  }
 } else if (kind === 'receiver') {
   const expected = Number(source);
   const [prefix] = params;
@@ -131,7 +173,9 @@ if (kind === 'bare') {
   throw new Error(`unknown anchor ${kind}`);
 }
 
-const server = createServer(handler);
-server.keepAliveTimeout = 60_000;
-server.listen(port, '127.0.0.1', () => process.stdout.write('ready\n'));
-process.on('SIGTERM', () => process.exit(0));
+if (handler) {
+  const server = createServer(handler);
+  server.keepAliveTimeout = 60_000;
+  server.listen(port, '127.0.0.1', () => process.stdout.write('ready\n'));
+  process.on('SIGTERM', () => process.exit(0));
+}

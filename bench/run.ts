@@ -10,6 +10,9 @@
  * its default log level, a line per request). The first start creates the demo workspace and the fixtures; then restarts on
  * the existing data are timed; then the rows, in this order (later rows grow tables):
  *   health, rates, rates-new, order   throughput beside anchors (bench/rows/hot-paths.ts)
+ *   rates-floor                       Fastify, and node:http, answering the rate query verbatim with
+ *                                     one access line, beside the rates' bare anchor: the ceiling
+ *                                     of the rates ratios (bench/rows/hot-paths.ts)
  *   rates-options                     the rate query with shipment options beside none (bench/rows/hot-paths.ts)
  *   rss                               the service's memory over those load rows
  *   logging                           the rate query at the default log level beside LOG_LEVEL=warn (bench/rows/logging.ts)
@@ -57,6 +60,7 @@ export const ROW_KEYS = [
   'health',
   'rates',
   'rates-new',
+  'rates-floor',
   'order',
   'rates-options',
   'rss',

@@ -1,5 +1,5 @@
 // Throughput rows, each beside its anchor: GET /health and the rate query beside
-// bare node:http answering the same payload; GET /v1/orders/:id beside node:http running the
+// bare node:http answering the same payload (and the rate query's floors beside the same); GET /v1/orders/:id beside node:http running the
 // order read's point select through pg.Pool (max 10) / PGlite.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -89,7 +89,7 @@ export async function hotPathRows(ctx: Context, fx: HotPathFixtures, want: (key:
     });
   }
 
-  if (want('rates') || want('rates-new')) {
+  if (want('rates') || want('rates-new') || want('rates-floor')) {
     const bare = await bareAnchor(ctx, 'rates', fx.payloads.rates);
     try {
       const anchor = { name: 'bare', result: await throughput({ url: bare.url }, bare.child.pid!) };
@@ -102,6 +102,7 @@ export async function hotPathRows(ctx: Context, fx: HotPathFixtures, want: (key:
         const r = await throughput({ ...rateJob, newLanes: true }, pid);
         ctx.add({ key: 'rates-new', ...throughputRow('POST /v1/rates/query, every request a new lane', r, anchor, { ratio: 0.35 }) });
       }
+      if (want('rates-floor')) await rateFloorRows(ctx, anchor);
     } finally {
       await stop(bare.child);
     }
@@ -116,6 +117,28 @@ export async function hotPathRows(ctx: Context, fx: HotPathFixtures, want: (key:
       ctx.add({ key: 'order', ...throughputRow('GET /v1/orders/:id', r, anchor, { ratio: 0.85, p99: engine === 'postgres' ? 15 : undefined }) });
     } finally {
       await stop(db.child);
+    }
+  }
+}
+
+/**
+ * The rate query's floors beside the same bare anchor: what the stack costs before a service's own
+ * work (bench/anchors.mjs, floor-fastify and floor-node), so the ceiling of the rates ratios.
+ */
+async function rateFloorRows(ctx: Context, anchor: { name: string; result: Throughput }): Promise<void> {
+  const floors = [
+    ['fastify', 'Fastify answering the rate query with its answer verbatim, one access line a request (no auth, validation or quoting)'],
+    ['node', 'node:http reading and parsing the rate query, answering it verbatim, one access line a request (no framework)'],
+  ] as const;
+  // The file the bare anchor serves (bareAnchor).
+  const payload = path.join(ctx.work, `${ctx.engine}-rates.json`);
+  for (const [kind, name] of floors) {
+    const floor = await startAnchor(`floor-${kind}`, payload);
+    try {
+      const job = { url: `${floor.url}/v1/rates/query`, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(RATE_BODY) };
+      ctx.add({ key: `rates-floor-${kind}`, ...throughputRow(name, await throughput(job, floor.child.pid!), anchor) });
+    } finally {
+      await stop(floor.child);
     }
   }
 }

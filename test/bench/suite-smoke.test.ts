@@ -18,6 +18,7 @@ afterAll(() => rmSync(results, { recursive: true, force: true }));
 const ROWS = [
   'restart',
   'health',
+  'rates-floor',
   'rates-options',
   'rss',
   'logging',
@@ -33,6 +34,8 @@ const ROWS = [
 const EXPECTED = [
   'restart',
   'health',
+  'rates-floor-fastify',
+  'rates-floor-node',
   'rates-options',
   'rss',
   'logging',
@@ -52,7 +55,7 @@ const EXPECTED = [
   'batch-rules',
 ];
 /** Rows measured beside an anchor (and so with a ratio). */
-const ANCHORED = ['health', 'tracking', 'purchase-auto', 'list-first-5k', 'list-deep-5k', 'batch-rules'];
+const ANCHORED = ['health', 'rates-floor-fastify', 'rates-floor-node', 'tracking', 'purchase-auto', 'list-first-5k', 'list-deep-5k', 'batch-rules'];
 
 function runSuite(): Promise<{ code: number | null; output: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'bench/run.ts'], {
