@@ -18,8 +18,8 @@
 // the driver makes, a body built from the query) and answered when the last of them has: the
 // answers parsed and one JSON text sent back. No framework, no database, no auth, no mapping.
 // The two floors answer POST /v1/rates/query with the same JSON text as the bare anchor and do
-// nothing else a service must: floor-fastify is Fastify (the stack DESIGN.md names) with one
-// access line a request at `info`, through the service's log destination; floor-node reads and
+// nothing else a service must: floor-fastify is Fastify (the stack DESIGN.md names) with the
+// service's access line a request, through the service's log destination; floor-node reads and
 // parses the body in node:http and writes the same line. No auth, no validation, no quoting: what
 // any service on that stack pays before its own work, so the ceiling of the rate query's ratio.
 // Prints "ready" once listening.
@@ -71,9 +71,13 @@ if (kind === 'bare') {
 } else if (kind === 'floor-fastify' || kind === 'floor-node') {
   const payload = readFileSync(source, 'utf8');
   const { default: pino } = await import('pino');
-  // The service's destination and line (src/platform/logger.ts, src/platform/http/access-log.ts).
-  const log = pino({ level: 'info', base: { service: 'shipping-service' } }, pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 100 }));
-  const line = (reqId, method, status, ms) => log.info({ reqId, method, route: '/v1/rates/query', status, ms }, 'request');
+  // The service's destination, and its access line written as it writes it: one template to the
+  // stream (src/platform/logger.ts, src/platform/http/access-log.ts accessLine).
+  const stream = pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 100 });
+  const line = (reqId, method, status, ms) =>
+    stream.write(
+      `{"level":30,"time":"${new Date().toISOString()}","service":"shipping-service","reqId":${JSON.stringify(reqId)},"method":${JSON.stringify(method)},"route":"/v1/rates/query","status":${status},"ms":${Math.round(ms * 100) / 100},"workspace_id":null,"msg":"request"}\n`,
+    );
   if (kind === 'floor-fastify') {
     const { default: Fastify } = await import('fastify');
     const app = Fastify({ logger: false });

@@ -1,6 +1,6 @@
-// Throughput rows, each beside its anchor: GET /health and the rate query beside
-// bare node:http answering the same payload (and the rate query's floors beside the same); GET /v1/orders/:id beside node:http running the
-// order read's point select through pg.Pool (max 10) / PGlite.
+// Throughput rows, each beside its anchor: GET /health and the rate query beside bare node:http
+// answering the same payload (and the rate query's floors beside the same); GET /v1/orders/:id
+// beside node:http running the order read's point select through pg.Pool (max 10) / PGlite.
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { judge, round, type Context } from '../lib/context.js';
