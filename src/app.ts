@@ -231,14 +231,19 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // Write-backs are created in the transaction that buys or voids a label (an event hook).
     const unregisterWriteBacks = services.channelWriteBacks.register();
     app.decorate('identity', services.identity);
+    // The super-admin's password check is a scrypt on libuv's pool (~100 ms on a restart, the
+    // event loop idle): it runs while the routes are registered, and is awaited before the app
+    // is returned (a changed password must end the old sessions before anyone is served).
+    const superAdmin =
+      config.superAdminEmail && config.superAdminPassword ? app.identity.accounts.ensureSuperAdmin(config.superAdminEmail, config.superAdminPassword) : null;
+    // Handled where it is awaited below; this only keeps an early failure from counting as unhandled meanwhile.
+    superAdmin?.catch(() => {});
     await app.register(registerRoutes as never, { deps, services, perIpPerMinute: options.perIpPerMinute ?? 120 });
 
     app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     await app.register(webRoutes as never, { webDir: options.webDir ?? defaultWebDir() });
 
-    if (config.superAdminEmail && config.superAdminPassword) {
-      await app.identity.accounts.ensureSuperAdmin(config.superAdminEmail, config.superAdminPassword);
-    }
+    await superAdmin;
 
     // Schemas compile on first use; once the server listens, the rest compile in the background.
     app.addHook('onListen', async () => {
