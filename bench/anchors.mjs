@@ -74,10 +74,16 @@ if (kind === 'bare') {
   // The service's destination, and its access line written as it writes it: one template to the
   // stream (src/platform/logger.ts, src/platform/http/access-log.ts accessLine).
   const stream = pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 100 });
-  const line = (reqId, method, status, ms) =>
+  // The time text is made once per millisecond, as the service's timeField does.
+  let lastMs = 0;
+  let time = '';
+  const line = (reqId, method, status, ms) => {
+    const now = Date.now();
+    if (now !== lastMs) [lastMs, time] = [now, new Date(now).toISOString()];
     stream.write(
-      `{"level":30,"time":"${new Date().toISOString()}","service":"shipping-service","reqId":${JSON.stringify(reqId)},"method":${JSON.stringify(method)},"route":"/v1/rates/query","status":${status},"ms":${Math.round(ms * 100) / 100},"workspace_id":null,"msg":"request"}\n`,
+      `{"level":30,"time":"${time}","service":"shipping-service","reqId":${JSON.stringify(reqId)},"method":${JSON.stringify(method)},"route":"/v1/rates/query","status":${status},"ms":${Math.round(ms * 100) / 100},"workspace_id":null,"msg":"request"}\n`,
     );
+  };
   if (kind === 'floor-fastify') {
     const { default: Fastify } = await import('fastify');
     const app = Fastify({ logger: false });
@@ -88,11 +94,9 @@ if (kind === 'bare') {
       line(request.id, request.method, reply.statusCode, reply.elapsedTime);
       done();
     });
-    app.server.keepAliveTimeout = 60_000;
-    await app.listen({ port, host: '127.0.0.1' });
-    process.stdout.write('ready\n');
-    process.on('SIGTERM', () => process.exit(0));
-    handler = null;
+    await app.ready();
+    // Fastify's request handler on the server below, as its serverFactory option would have it.
+    handler = app.routing;
   } else {
     let n = 0;
     handler = (req, res) => {
@@ -177,9 +181,7 @@ if (kind === 'bare') {
   throw new Error(`unknown anchor ${kind}`);
 }
 
-if (handler) {
-  const server = createServer(handler);
-  server.keepAliveTimeout = 60_000;
-  server.listen(port, '127.0.0.1', () => process.stdout.write('ready\n'));
-  process.on('SIGTERM', () => process.exit(0));
-}
+const server = createServer(handler);
+server.keepAliveTimeout = 60_000;
+server.listen(port, '127.0.0.1', () => process.stdout.write('ready\n'));
+process.on('SIGTERM', () => process.exit(0));

@@ -52,11 +52,11 @@ export function throughputRow(
   };
 }
 
-/** Writes a payload for a bare anchor and starts it. */
+/** Writes a payload for a bare anchor and starts it; with the payload's file. */
 async function bareAnchor(ctx: Context, name: string, payload: string) {
   const file = path.join(ctx.work, `${ctx.engine}-${name}.json`);
   writeFileSync(file, payload);
-  return startAnchor('bare', file);
+  return { ...(await startAnchor('bare', file)), file };
 }
 
 export async function hotPathRows(ctx: Context, fx: HotPathFixtures, want: (key: string) => boolean, anchorDataDir?: string): Promise<void> {
@@ -102,7 +102,7 @@ export async function hotPathRows(ctx: Context, fx: HotPathFixtures, want: (key:
         const r = await throughput({ ...rateJob, newLanes: true }, pid);
         ctx.add({ key: 'rates-new', ...throughputRow('POST /v1/rates/query, every request a new lane', r, anchor, { ratio: 0.35 }) });
       }
-      if (want('rates-floor')) await rateFloorRows(ctx, anchor);
+      if (want('rates-floor')) await rateFloorRows(ctx, bare.file, anchor);
     } finally {
       await stop(bare.child);
     }
@@ -122,16 +122,15 @@ export async function hotPathRows(ctx: Context, fx: HotPathFixtures, want: (key:
 }
 
 /**
- * The rate query's floors beside the same bare anchor: what the stack costs before a service's own
- * work (bench/anchors.mjs, floor-fastify and floor-node), so the ceiling of the rates ratios.
+ * The rate query's floors beside the same bare anchor, serving its `payload` file: what the stack
+ * costs before a service's own work (bench/anchors.mjs, floor-fastify and floor-node), so the
+ * ceiling of the rates ratios.
  */
-async function rateFloorRows(ctx: Context, anchor: { name: string; result: Throughput }): Promise<void> {
+async function rateFloorRows(ctx: Context, payload: string, anchor: { name: string; result: Throughput }): Promise<void> {
   const floors = [
     ['fastify', 'Fastify answering the rate query with its answer verbatim, one access line a request (no auth, validation or quoting)'],
     ['node', 'node:http reading and parsing the rate query, answering it verbatim, one access line a request (no framework)'],
   ] as const;
-  // The file the bare anchor serves (bareAnchor).
-  const payload = path.join(ctx.work, `${ctx.engine}-rates.json`);
   for (const [kind, name] of floors) {
     const floor = await startAnchor(`floor-${kind}`, payload);
     try {
