@@ -18,7 +18,7 @@
 // the driver makes, a body built from the query) and answered when the last of them has: the
 // answers parsed and one JSON text sent back. No framework, no database, no auth, no mapping.
 // The two floors answer POST /v1/rates/query with the same JSON text as the bare anchor and do
-// nothing else a service must: floor-fastify is Fastify (the stack DESIGN.md names) with the
+// nothing else a service must: floor-fastify is Fastify (the service's HTTP framework) with the
 // service's access line a request, through the service's log destination; floor-node reads and
 // parses the body in node:http and writes the same line. No auth, no validation, no quoting: what
 // any service on that stack pays before its own work, so the ceiling of the rate query's ratio.
